@@ -1,0 +1,247 @@
+//! The grid value type and its text form (SPEC "Text form of a grid").
+//!
+//! Row-major, one character per cell: `1`–`9`, then `A` = 10 … `P` = 25, `.` for an empty
+//! cell. Readers also take `0` for empty on grids up to 9×9, lowercase letters, and
+//! surrounding whitespace; anything else is an error that names the column and character.
+
+use std::fmt;
+
+use crate::error::GridError;
+use crate::shape::{Shape, Size};
+
+/// A digit `1..=N`, or 0 for an empty cell.
+pub type Digit = u8;
+
+/// A grid of size `S`: a puzzle (with holes) or a solution (complete).
+pub struct Grid<S: Shape> {
+    cells: S::Cells<Digit>,
+}
+
+impl<S: Shape> Clone for Grid<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S: Shape> Copy for Grid<S> {}
+
+impl<S: Shape> PartialEq for Grid<S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.digits() == other.digits()
+    }
+}
+
+impl<S: Shape> Eq for Grid<S> {}
+
+impl<S: Shape> std::hash::Hash for Grid<S> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.digits().hash(state);
+    }
+}
+
+impl<S: Shape> Grid<S> {
+    /// The grid with every cell empty.
+    pub fn empty() -> Self {
+        Grid { cells: S::cells(0) }
+    }
+
+    /// A grid from its row-major digits (0 = empty). `None` when a digit exceeds `N` or the
+    /// length is not `N²`.
+    pub fn from_digits(digits: &[Digit]) -> Option<Self> {
+        if digits.len() != S::CELLS || digits.iter().any(|&d| d as usize > S::N) {
+            return None;
+        }
+        let mut grid = Self::empty();
+        grid.cells.as_mut().copy_from_slice(digits);
+        Some(grid)
+    }
+
+    /// The digit in `cell` (0 when empty).
+    #[inline(always)]
+    pub fn get(&self, cell: usize) -> Digit {
+        self.cells[cell]
+    }
+
+    /// Puts `digit` (0 to empty the cell) in `cell`.
+    #[inline(always)]
+    pub fn set(&mut self, cell: usize, digit: Digit) {
+        self.cells[cell] = digit;
+    }
+
+    /// All cells, row-major.
+    pub fn digits(&self) -> &[Digit] {
+        self.cells.as_ref()
+    }
+
+    /// Empty cells.
+    pub fn holes(&self) -> usize {
+        self.digits().iter().filter(|&&d| d == 0).count()
+    }
+
+    /// Filled cells.
+    pub fn clues(&self) -> usize {
+        S::CELLS - self.holes()
+    }
+
+    /// True when no unit holds the same digit twice (holes allowed).
+    pub fn is_consistent(&self) -> bool {
+        (0..S::UNITS).all(|unit| {
+            let mut seen = 0u32;
+            S::unit(unit).iter().all(|&cell| {
+                let d = self.cells[cell as usize];
+                let bit = if d == 0 { 0 } else { 1u32 << (d - 1) };
+                let fresh = seen & bit == 0;
+                seen |= bit;
+                fresh
+            })
+        })
+    }
+
+    /// True when every cell is filled and every unit holds each digit once.
+    pub fn is_solution(&self) -> bool {
+        self.holes() == 0 && self.is_consistent()
+    }
+
+    /// True when every clue of `self` has the same digit in `other`.
+    pub fn agrees_with(&self, other: &Self) -> bool {
+        self.digits()
+            .iter()
+            .zip(other.digits())
+            .all(|(&a, &b)| a == 0 || a == b)
+    }
+
+    /// Parses the text form (see the module docs).
+    pub fn parse(text: &str) -> Result<Self, GridError> {
+        let (offset, body) = trim_with_offset(text);
+        let found = body.chars().count();
+        if found != S::CELLS {
+            return Err(GridError::Length {
+                expected: S::CELLS,
+                found,
+            });
+        }
+        let mut grid = Self::empty();
+        for (cell, ch) in body.chars().enumerate() {
+            let digit = digit_from_char(ch, S::N).ok_or(GridError::Character {
+                column: offset + cell + 1,
+                ch,
+            })?;
+            grid.cells[cell] = digit;
+        }
+        Ok(grid)
+    }
+
+    /// Writes the text form into `out` (cleared first); reuses its allocation.
+    pub fn write_text(&self, out: &mut String) {
+        out.clear();
+        out.extend(self.digits().iter().map(|&d| char_from_digit(d)));
+    }
+}
+
+impl<S: Shape> fmt::Display for Grid<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = String::with_capacity(S::CELLS);
+        self.write_text(&mut text);
+        f.write_str(&text)
+    }
+}
+
+impl<S: Shape> fmt::Debug for Grid<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Grid({self})")
+    }
+}
+
+/// The character for `digit` in the text form (`.` for 0).
+pub fn char_from_digit(digit: Digit) -> char {
+    match digit {
+        0 => '.',
+        1..=9 => (b'0' + digit) as char,
+        _ => (b'A' + digit - 10) as char,
+    }
+}
+
+/// The digit a text-form character stands for on an `n`×`n` grid (0 for empty), or `None`.
+pub fn digit_from_char(ch: char, n: usize) -> Option<Digit> {
+    let digit = match ch {
+        '.' => return Some(0),
+        '0' if n <= 9 => return Some(0),
+        '1'..='9' => ch as u32 - '0' as u32,
+        'A'..='Z' => ch as u32 - 'A' as u32 + 10,
+        'a'..='z' => ch as u32 - 'a' as u32 + 10,
+        _ => return None,
+    };
+    (digit as usize <= n).then_some(digit as Digit)
+}
+
+/// The size of a grid given in text form, from its length once trimmed.
+pub fn text_size(text: &str) -> Result<Size, GridError> {
+    let found = trim_with_offset(text).1.chars().count();
+    Size::from_cells(found).ok_or(GridError::UnknownLength { found })
+}
+
+/// `text` without surrounding whitespace, and how many characters were cut from its start.
+fn trim_with_offset(text: &str) -> (usize, &str) {
+    let start = text.trim_start();
+    let offset = text[..text.len() - start.len()].chars().count();
+    (offset, start.trim_end())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::{Four, Nine, Sixteen, TwentyFive};
+
+    const SOLVED_9: &str =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+    #[test]
+    fn text_round_trips() {
+        let grid = Grid::<Nine>::parse(SOLVED_9).unwrap();
+        assert_eq!(grid.to_string(), SOLVED_9);
+        assert!(grid.is_solution());
+        let puzzle = "1.3.".repeat(4);
+        assert_eq!(Grid::<Four>::parse(&puzzle).unwrap().to_string(), puzzle);
+    }
+
+    #[test]
+    fn readers_accept_zero_lowercase_and_whitespace() {
+        let text = format!("  {}\t\n", "0".repeat(81));
+        let grid = Grid::<Nine>::parse(&text).unwrap();
+        assert_eq!(grid.holes(), 81);
+        let mut letters = "g".repeat(1);
+        letters.push_str(&".".repeat(255));
+        assert_eq!(Grid::<Sixteen>::parse(&letters).unwrap().get(0), 16);
+        assert_eq!(char_from_digit(25), 'P');
+        assert_eq!(digit_from_char('p', 25), Some(25));
+    }
+
+    #[test]
+    fn errors_name_column_and_character() {
+        let mut text = ".".repeat(81);
+        text.replace_range(4..5, "x");
+        let err = Grid::<Nine>::parse(&format!(" {text}")).unwrap_err();
+        assert_eq!(err, GridError::Character { column: 6, ch: 'x' });
+        // `0` means empty only up to 9×9, and digits above N are errors.
+        assert!(Grid::<Sixteen>::parse(&"0".repeat(256)).is_err());
+        assert!(Grid::<Four>::parse(&"5".repeat(16)).is_err());
+        assert!(matches!(
+            Grid::<Nine>::parse("123"),
+            Err(GridError::Length { expected: 81, found: 3 })
+        ));
+        assert!(matches!(text_size("12345"), Err(GridError::UnknownLength { found: 5 })));
+        assert_eq!(text_size(&".".repeat(625)).unwrap(), Size::TwentyFive);
+        assert!(Grid::<TwentyFive>::parse(&".".repeat(625)).is_ok());
+    }
+
+    #[test]
+    fn consistency_and_agreement() {
+        let solved = Grid::<Nine>::parse(SOLVED_9).unwrap();
+        let mut puzzle = solved;
+        puzzle.set(0, 0);
+        assert!(puzzle.agrees_with(&solved) && puzzle.is_consistent() && !puzzle.is_solution());
+        puzzle.set(0, 3); // the row already has a 3
+        assert!(!puzzle.is_consistent());
+        assert!(!puzzle.agrees_with(&solved));
+    }
+}

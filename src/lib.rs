@@ -1,0 +1,26 @@
+//! sudoku-bank builds banks of Sudoku puzzles in bulk.
+//!
+//! The pipeline: [`attempt`] fills a random complete grid ([`generator`]) and digs it to an
+//! exact number of holes while it keeps exactly one solution ([`digger`], checked by the
+//! [`solver`]); [`pipeline`] runs attempts on rayon workers, each from its own seeded stream
+//! ([`rng`]), and one writer deduplicates them in attempt order into a CSV bank ([`bank`])
+//! with a manifest ([`manifest`]) and statistics ([`stats`]).
+//!
+//! Sizes 4×4, 9×9, 16×16 and 25×25 share one generic core: code over `S: `[`Shape`] is
+//! compiled once per size, and [`with_shape!`] picks the size once per run.
+#![deny(missing_docs)]
+
+pub mod attempt;
+pub mod digger;
+pub mod error;
+pub mod generator;
+pub mod grid;
+pub mod rng;
+pub mod shape;
+pub mod solver;
+pub mod stats;
+
+pub use attempt::{Generator, Puzzle};
+pub use grid::Grid;
+pub use shape::{Four, Nine, Shape, Sixteen, Size, TwentyFive};
+pub use solver::Solver;

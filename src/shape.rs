@@ -1,0 +1,313 @@
+//! Grid geometry, chosen once per run and monomorphised.
+//!
+//! A Sudoku of box side `b` has `N = b²` digits, `N²` cells and `3N` units (rows, columns,
+//! boxes). Every table the hot loops read — the peers of a cell, the cells of a unit — is
+//! computed at compile time for each supported size, so the solver indexes fixed arrays and
+//! never asks the allocator for anything.
+
+use std::fmt::Debug;
+use std::ops::{Index, IndexMut};
+
+/// The geometry of one grid size. Implemented by [`Four`], [`Nine`], [`Sixteen`] and
+/// [`TwentyFive`]; code generic over `S: Shape` is compiled once per size.
+pub trait Shape: Copy + Debug + Default + Send + Sync + 'static {
+    /// Box side `b`.
+    const BOX: usize;
+    /// Digits per unit, `N = b²`; also the grid's side.
+    const N: usize = Self::BOX * Self::BOX;
+    /// Cells in the grid, `N²`.
+    const CELLS: usize = Self::N * Self::N;
+    /// Units (rows, then columns, then boxes), `3N`.
+    const UNITS: usize = 3 * Self::N;
+    /// Peers of one cell: the other cells of its row, column and box.
+    const PEERS: usize = 3 * Self::N - 2 * Self::BOX - 1;
+    /// The candidate mask with every digit set (bit `d - 1` stands for digit `d`).
+    const ALL: u32 = if Self::N == 32 { u32::MAX } else { (1u32 << Self::N) - 1 };
+    /// The most holes a puzzle with exactly one solution can have: `N² − (N − 1)` in general
+    /// (a unique puzzle shows at least `N − 1` distinct digits), and the proven minimum clue
+    /// counts where they are known (4 for 4×4, 17 for 9×9).
+    const MAX_HOLES: usize;
+
+    /// A fixed-size array holding one `T` per cell.
+    type Cells<T: Copy + Debug>: Copy
+        + Debug
+        + AsRef<[T]>
+        + AsMut<[T]>
+        + Index<usize, Output = T>
+        + IndexMut<usize>;
+
+    /// An array of `CELLS` copies of `value`.
+    fn cells<T: Copy + Debug>(value: T) -> Self::Cells<T>;
+
+    /// `PEERS` entries per cell, cell-major.
+    fn peer_table() -> &'static [u16];
+
+    /// `N` cells per unit, unit-major: rows `0..N`, columns `N..2N`, boxes `2N..3N`.
+    fn unit_table() -> &'static [u16];
+
+    /// The peers of `cell`.
+    #[inline(always)]
+    fn peers(cell: usize) -> &'static [u16] {
+        &Self::peer_table()[cell * Self::PEERS..(cell + 1) * Self::PEERS]
+    }
+
+    /// The cells of unit `unit` (see [`Shape::unit_table`] for the numbering).
+    #[inline(always)]
+    fn unit(unit: usize) -> &'static [u16] {
+        &Self::unit_table()[unit * Self::N..(unit + 1) * Self::N]
+    }
+}
+
+macro_rules! shape {
+    ($(#[$doc:meta])* $name:ident, box = $b:literal, max_holes = $max:expr, peers = $peers:ident, units = $units:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct $name;
+
+        static $peers: [u16; $b * $b * $b * $b * (3 * $b * $b - 2 * $b - 1)] = peer_table::<$b, { $b * $b * $b * $b * (3 * $b * $b - 2 * $b - 1) }>();
+        static $units: [u16; 3 * $b * $b * $b * $b] = unit_table::<$b, { 3 * $b * $b * $b * $b }>();
+
+        impl Shape for $name {
+            const BOX: usize = $b;
+            const MAX_HOLES: usize = $max;
+            type Cells<T: Copy + Debug> = [T; $b * $b * $b * $b];
+
+            #[inline(always)]
+            fn cells<T: Copy + Debug>(value: T) -> Self::Cells<T> {
+                [value; $b * $b * $b * $b]
+            }
+
+            #[inline(always)]
+            fn peer_table() -> &'static [u16] {
+                &$peers
+            }
+
+            #[inline(always)]
+            fn unit_table() -> &'static [u16] {
+                &$units
+            }
+        }
+    };
+}
+
+shape!(
+    /// 4×4 grids of 2×2 boxes.
+    Four, box = 2, max_holes = 12, peers = PEERS_4, units = UNITS_4
+);
+shape!(
+    /// 9×9 grids of 3×3 boxes.
+    Nine, box = 3, max_holes = 64, peers = PEERS_9, units = UNITS_9
+);
+shape!(
+    /// 16×16 grids of 4×4 boxes.
+    Sixteen, box = 4, max_holes = 256 - 15, peers = PEERS_16, units = UNITS_16
+);
+shape!(
+    /// 25×25 grids of 5×5 boxes.
+    TwentyFive, box = 5, max_holes = 625 - 24, peers = PEERS_25, units = UNITS_25
+);
+
+/// Row, column and box of every cell, rows then columns then boxes, `N` cells each.
+const fn unit_table<const B: usize, const LEN: usize>() -> [u16; LEN] {
+    let n = B * B;
+    let mut table = [0u16; LEN];
+    let mut i = 0;
+    while i < n {
+        let mut j = 0;
+        while j < n {
+            table[i * n + j] = (i * n + j) as u16; // row i
+            table[(n + i) * n + j] = (j * n + i) as u16; // column i
+            let (band, stack) = (i / B, i % B);
+            let (r, c) = (band * B + j / B, stack * B + j % B);
+            table[(2 * n + i) * n + j] = (r * n + c) as u16; // box i
+            j += 1;
+        }
+        i += 1;
+    }
+    table
+}
+
+/// For every cell, the cells sharing a row, column or box with it (itself excluded).
+const fn peer_table<const B: usize, const LEN: usize>() -> [u16; LEN] {
+    let n = B * B;
+    let peers = 3 * n - 2 * B - 1;
+    let mut table = [0u16; LEN];
+    let mut cell = 0;
+    while cell < n * n {
+        let (r, c) = (cell / n, cell % n);
+        let mut k = 0;
+        let mut other = 0;
+        while other < n * n {
+            let (r2, c2) = (other / n, other % n);
+            let same_box = r / B == r2 / B && c / B == c2 / B;
+            if other != cell && (r == r2 || c == c2 || same_box) {
+                table[cell * peers + k] = other as u16;
+                k += 1;
+            }
+            other += 1;
+        }
+        assert!(k == peers);
+        cell += 1;
+    }
+    table
+}
+
+/// A grid size chosen at run time; [`crate::with_shape!`] turns it into a [`Shape`] type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(into = "usize", try_from = "usize")]
+pub enum Size {
+    /// 4×4
+    Four,
+    /// 9×9
+    Nine,
+    /// 16×16
+    Sixteen,
+    /// 25×25
+    TwentyFive,
+}
+
+impl Size {
+    /// Every supported size, smallest first.
+    pub const ALL: [Size; 4] = [Size::Four, Size::Nine, Size::Sixteen, Size::TwentyFive];
+
+    /// The grid side `N`.
+    pub fn n(self) -> usize {
+        match self {
+            Size::Four => 4,
+            Size::Nine => 9,
+            Size::Sixteen => 16,
+            Size::TwentyFive => 25,
+        }
+    }
+
+    /// Cells in a grid of this size, `N²`.
+    pub fn cells(self) -> usize {
+        self.n() * self.n()
+    }
+
+    /// The size whose side is `n`, if supported.
+    pub fn from_n(n: usize) -> Option<Size> {
+        Size::ALL.into_iter().find(|s| s.n() == n)
+    }
+
+    /// The size whose text form has `len` characters, if supported.
+    pub fn from_cells(len: usize) -> Option<Size> {
+        Size::ALL.into_iter().find(|s| s.cells() == len)
+    }
+
+    /// The most holes a unique puzzle of this size can have ([`Shape::MAX_HOLES`]).
+    pub fn max_holes(self) -> usize {
+        crate::with_shape!(self, S => S::MAX_HOLES)
+    }
+
+    /// The hole target `generate` uses when none is given.
+    pub fn default_holes(self) -> usize {
+        match self {
+            Size::Four => 10,
+            Size::Nine => 50,
+            Size::Sixteen => 150,
+            Size::TwentyFive => 300,
+        }
+    }
+}
+
+impl From<Size> for usize {
+    fn from(size: Size) -> usize {
+        size.n()
+    }
+}
+
+impl TryFrom<usize> for Size {
+    type Error = String;
+    fn try_from(n: usize) -> Result<Size, String> {
+        Size::from_n(n).ok_or_else(|| format!("unsupported size {n} (expected 4, 9, 16 or 25)"))
+    }
+}
+
+impl std::fmt::Display for Size {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.n())
+    }
+}
+
+/// Runs `$body` with `$S` bound to the [`Shape`] type of the run-time [`Size`] `$size`: the one
+/// place where a size becomes a type, so each size gets its own monomorphised code.
+#[macro_export]
+macro_rules! with_shape {
+    ($size:expr, $S:ident => $body:expr) => {
+        match $size {
+            $crate::shape::Size::Four => {
+                type $S = $crate::shape::Four;
+                $body
+            }
+            $crate::shape::Size::Nine => {
+                type $S = $crate::shape::Nine;
+                $body
+            }
+            $crate::shape::Size::Sixteen => {
+                type $S = $crate::shape::Sixteen;
+                $body
+            }
+            $crate::shape::Size::TwentyFive => {
+                type $S = $crate::shape::TwentyFive;
+                $body
+            }
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_tables<S: Shape>() {
+        for cell in 0..S::CELLS {
+            let peers = S::peers(cell);
+            assert_eq!(peers.len(), S::PEERS);
+            assert!(peers.iter().all(|&p| p as usize != cell && (p as usize) < S::CELLS));
+            let mut sorted = peers.to_vec();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted.len(), S::PEERS, "peers of {cell} repeat");
+        }
+        for unit in 0..S::UNITS {
+            let mut cells = S::unit(unit).to_vec();
+            cells.sort_unstable();
+            cells.dedup();
+            assert_eq!(cells.len(), S::N);
+        }
+        // Each cell lies in exactly three units, and its peers are the union of those units.
+        for cell in 0..S::CELLS {
+            let units: Vec<usize> = (0..S::UNITS)
+                .filter(|&u| S::unit(u).contains(&(cell as u16)))
+                .collect();
+            assert_eq!(units.len(), 3);
+            let mut union: Vec<u16> = units.iter().flat_map(|&u| S::unit(u).to_vec()).collect();
+            union.sort_unstable();
+            union.dedup();
+            union.retain(|&c| c as usize != cell);
+            let mut peers = S::peers(cell).to_vec();
+            peers.sort_unstable();
+            assert_eq!(union, peers);
+        }
+    }
+
+    #[test]
+    fn tables_are_consistent_for_every_size() {
+        check_tables::<Four>();
+        check_tables::<Nine>();
+        check_tables::<Sixteen>();
+        check_tables::<TwentyFive>();
+    }
+
+    #[test]
+    fn sizes_round_trip() {
+        for size in Size::ALL {
+            assert_eq!(Size::from_n(size.n()), Some(size));
+            assert_eq!(Size::from_cells(size.cells()), Some(size));
+        }
+        assert_eq!(Size::from_n(8), None);
+        assert_eq!(Nine::PEERS, 20);
+        assert_eq!(TwentyFive::ALL, (1 << 25) - 1);
+    }
+}
