@@ -1,7 +1,7 @@
 //! Random complete grids.
 //!
-//! The first row is a random permutation of the digits (every first row is as likely as any
-//! other, by relabelling), and the solver completes the rest, trying candidates in an order
+//! The diagonal boxes are filled with random permutations of the digits (they share no row
+//! or column, so any choice is consistent), and the solver completes the rest, trying candidates in an order
 //! drawn from the attempt's stream. Searches on large grids occasionally wander into a
 //! subtree with no solution and take orders of magnitude longer than usual; a branch budget
 //! cuts such a search short and the fill starts again, which keeps the tail of the fill time
@@ -23,20 +23,31 @@ pub fn fill_budget<S: Shape>() -> u64 {
 pub fn fill<S: Shape, R: RngCore>(solver: &mut Solver<S>, rng: &mut R) -> (Grid<S>, u64) {
     let mut restarts = 0;
     loop {
-        let mut start = Grid::<S>::empty();
-        let mut row: S::Cells<Digit> = S::cells(0);
-        for (col, d) in row.as_mut()[..S::N].iter_mut().enumerate() {
-            *d = col as Digit + 1;
-        }
-        shuffle(rng, &mut row.as_mut()[..S::N]);
-        for col in 0..S::N {
-            start.set(col, row[col]);
-        }
+        let start = diagonal_boxes::<S, R>(rng);
         match solver.complete(&start, fill_budget::<S>(), &mut Random(rng)) {
             Outcome::Solutions(1) => return (*solver.solution(), restarts),
             _ => restarts += 1,
         }
     }
+}
+
+/// A grid whose diagonal boxes hold random permutations of the digits and whose other cells
+/// are empty. The diagonal boxes share no row or column, so any such grid is consistent.
+fn diagonal_boxes<S: Shape, R: RngCore>(rng: &mut R) -> Grid<S> {
+    let mut grid = Grid::<S>::empty();
+    let mut digits: S::Cells<Digit> = S::cells(0);
+    let digits = &mut digits.as_mut()[..S::N];
+    for b in 0..S::BOX {
+        for (i, d) in digits.iter_mut().enumerate() {
+            *d = i as Digit + 1;
+        }
+        shuffle(rng, digits);
+        let box_unit = 2 * S::N + b * S::BOX + b;
+        for (&cell, &d) in S::unit(box_unit).iter().zip(digits.iter()) {
+            grid.set(cell as usize, d);
+        }
+    }
+    grid
 }
 
 #[cfg(test)]

@@ -36,8 +36,19 @@ pub trait Shape: Copy + Debug + Default + Send + Sync + 'static {
         + Index<usize, Output = T>
         + IndexMut<usize>;
 
+    /// A fixed-size array holding one `T` per unit.
+    type Units<T: Copy + Debug>: Copy
+        + Debug
+        + AsRef<[T]>
+        + AsMut<[T]>
+        + Index<usize, Output = T>
+        + IndexMut<usize>;
+
     /// An array of `CELLS` copies of `value`.
     fn cells<T: Copy + Debug>(value: T) -> Self::Cells<T>;
+
+    /// An array of `UNITS` copies of `value`.
+    fn units<T: Copy + Debug>(value: T) -> Self::Units<T>;
 
     /// `PEERS` entries per cell, cell-major.
     fn peer_table() -> &'static [u16];
@@ -49,6 +60,17 @@ pub trait Shape: Copy + Debug + Default + Send + Sync + 'static {
     #[inline(always)]
     fn peers(cell: usize) -> &'static [u16] {
         &Self::peer_table()[cell * Self::PEERS..(cell + 1) * Self::PEERS]
+    }
+
+    /// The row, column and box units of `cell`, numbered as in [`Shape::unit_table`].
+    #[inline(always)]
+    fn units_of(cell: usize) -> [usize; 3] {
+        let (row, col) = (cell / Self::N, cell % Self::N);
+        [
+            row,
+            Self::N + col,
+            2 * Self::N + row / Self::BOX * Self::BOX + col / Self::BOX,
+        ]
     }
 
     /// The cells of unit `unit` (see [`Shape::unit_table`] for the numbering).
@@ -71,10 +93,16 @@ macro_rules! shape {
             const BOX: usize = $b;
             const MAX_HOLES: usize = $max;
             type Cells<T: Copy + Debug> = [T; $b * $b * $b * $b];
+            type Units<T: Copy + Debug> = [T; 3 * $b * $b];
 
             #[inline(always)]
             fn cells<T: Copy + Debug>(value: T) -> Self::Cells<T> {
                 [value; $b * $b * $b * $b]
+            }
+
+            #[inline(always)]
+            fn units<T: Copy + Debug>(value: T) -> Self::Units<T> {
+                [value; 3 * $b * $b]
             }
 
             #[inline(always)]
@@ -281,7 +309,7 @@ mod tests {
             let units: Vec<usize> = (0..S::UNITS)
                 .filter(|&u| S::unit(u).contains(&(cell as u16)))
                 .collect();
-            assert_eq!(units.len(), 3);
+            assert_eq!(units, S::units_of(cell));
             let mut union: Vec<u16> = units.iter().flat_map(|&u| S::unit(u).to_vec()).collect();
             union.sort_unstable();
             union.dedup();
