@@ -32,3 +32,28 @@ pub enum GridError {
 /// A search ran into a contradiction: the hot path's zero-sized dead end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Unsolvable;
+
+/// A combination of parameters that cannot work, found before any work starts.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ConfigError {
+    /// More holes than a puzzle with one solution of this size can have.
+    #[error(
+        "--holes {holes} is impossible for {n}×{n}: a puzzle with exactly one solution keeps at least {min_clues} clues, so at most {max} holes"
+    )]
+    TooManyHoles {
+        /// The requested target.
+        holes: usize,
+        /// The grid side.
+        n: usize,
+        /// The most holes possible.
+        max: usize,
+        /// The fewest clues possible.
+        min_clues: usize,
+    },
+    /// `--count 0`.
+    #[error("--count must be at least 1")]
+    ZeroCount,
+    /// `--max-attempts 0`.
+    #[error("--max-attempts must be at least 1")]
+    ZeroAttempts,
+}

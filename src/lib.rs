@@ -11,10 +11,15 @@
 #![deny(missing_docs)]
 
 pub mod attempt;
+pub mod bank;
+pub mod config;
 pub mod digger;
 pub mod error;
 pub mod generator;
 pub mod grid;
+pub mod hash;
+pub mod pipeline;
+pub mod progress;
 pub mod rng;
 pub mod shape;
 pub mod solver;

@@ -29,26 +29,30 @@ pub trait Shape: Copy + Debug + Default + Send + Sync + 'static {
     const MAX_HOLES: usize;
 
     /// A fixed-size array holding one `T` per cell.
-    type Cells<T: Copy + Debug>: Copy
+    type Cells<T: Copy + Debug + Send + Sync>: Copy
         + Debug
+        + Send
+        + Sync
         + AsRef<[T]>
         + AsMut<[T]>
         + Index<usize, Output = T>
         + IndexMut<usize>;
 
     /// A fixed-size array holding one `T` per unit.
-    type Units<T: Copy + Debug>: Copy
+    type Units<T: Copy + Debug + Send + Sync>: Copy
         + Debug
+        + Send
+        + Sync
         + AsRef<[T]>
         + AsMut<[T]>
         + Index<usize, Output = T>
         + IndexMut<usize>;
 
     /// An array of `CELLS` copies of `value`.
-    fn cells<T: Copy + Debug>(value: T) -> Self::Cells<T>;
+    fn cells<T: Copy + Debug + Send + Sync>(value: T) -> Self::Cells<T>;
 
     /// An array of `UNITS` copies of `value`.
-    fn units<T: Copy + Debug>(value: T) -> Self::Units<T>;
+    fn units<T: Copy + Debug + Send + Sync>(value: T) -> Self::Units<T>;
 
     /// `PEERS` entries per cell, cell-major.
     fn peer_table() -> &'static [u16];
@@ -92,16 +96,16 @@ macro_rules! shape {
         impl Shape for $name {
             const BOX: usize = $b;
             const MAX_HOLES: usize = $max;
-            type Cells<T: Copy + Debug> = [T; $b * $b * $b * $b];
-            type Units<T: Copy + Debug> = [T; 3 * $b * $b];
+            type Cells<T: Copy + Debug + Send + Sync> = [T; $b * $b * $b * $b];
+            type Units<T: Copy + Debug + Send + Sync> = [T; 3 * $b * $b];
 
             #[inline(always)]
-            fn cells<T: Copy + Debug>(value: T) -> Self::Cells<T> {
+            fn cells<T: Copy + Debug + Send + Sync>(value: T) -> Self::Cells<T> {
                 [value; $b * $b * $b * $b]
             }
 
             #[inline(always)]
-            fn units<T: Copy + Debug>(value: T) -> Self::Units<T> {
+            fn units<T: Copy + Debug + Send + Sync>(value: T) -> Self::Units<T> {
                 [value; 3 * $b * $b]
             }
 

@@ -1,0 +1,168 @@
+//! Checked run parameters, free of any command-line types.
+//!
+//! [`crate::cli`] turns flags into these; every cross-flag check happens in their
+//! constructors, so a `Config` that exists is one the pipeline can run.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::ConfigError;
+use crate::shape::Size;
+
+/// What every attempt makes: the parameters that, with a seed and an index, fix a puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Generation {
+    /// Grid size.
+    pub size: Size,
+    /// Exact number of empty cells in each puzzle (0: complete grids).
+    pub holes: usize,
+}
+
+impl Generation {
+    /// Checks that `holes` can be reached on `size` at all.
+    pub fn new(size: Size, holes: Option<usize>) -> Result<Self, ConfigError> {
+        let holes = holes.unwrap_or_else(|| size.default_holes());
+        let max = size.max_holes();
+        if holes > max {
+            return Err(ConfigError::TooManyHoles {
+                holes,
+                n: size.n(),
+                max,
+                min_clues: size.cells() - max,
+            });
+        }
+        Ok(Generation { size, holes })
+    }
+}
+
+/// How the writer treats puzzles it has already written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dedup {
+    /// Drop a puzzle whose text equals an earlier one's (the default).
+    Exact,
+    /// Keep every successful attempt.
+    None,
+}
+
+/// Where the bank goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// Standard output (`-o -` or no `-o`).
+    Stdout,
+    /// A file, written under a temporary name and renamed into place when complete.
+    File(PathBuf),
+}
+
+/// What a batch produces, independent of where the rows go.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Job {
+    /// Size and hole target.
+    #[serde(flatten)]
+    pub generation: Generation,
+    /// Distinct puzzles wanted.
+    pub count: u64,
+    /// The master seed.
+    pub seed: u64,
+    /// Worker threads (does not change the bank's bytes).
+    pub threads: usize,
+    /// Duplicate handling.
+    pub dedup: Dedup,
+    /// Attempts allowed before the batch ends short of `count`.
+    pub max_attempts: u64,
+    /// The first attempt index.
+    pub first_index: u64,
+}
+
+impl Job {
+    /// Checks the counts; `max_attempts` defaults to [`Job::default_max_attempts`].
+    pub fn new(
+        generation: Generation,
+        count: u64,
+        seed: u64,
+        threads: usize,
+        dedup: Dedup,
+        max_attempts: Option<u64>,
+    ) -> Result<Self, ConfigError> {
+        if count == 0 {
+            return Err(ConfigError::ZeroCount);
+        }
+        let max_attempts = max_attempts.unwrap_or_else(|| Self::default_max_attempts(count));
+        if max_attempts == 0 {
+            return Err(ConfigError::ZeroAttempts);
+        }
+        Ok(Job {
+            generation,
+            count,
+            seed,
+            threads: threads.max(1),
+            dedup,
+            max_attempts,
+            first_index: 0,
+        })
+    }
+
+    /// 100 attempts per puzzle wanted, plus 1,000: ample for any target most attempts reach,
+    /// and a bounded run for one they almost never do.
+    pub fn default_max_attempts(count: u64) -> u64 {
+        count.saturating_mul(100).saturating_add(1000)
+    }
+}
+
+/// How much the run tells on stderr.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Errors only.
+    pub quiet: bool,
+    /// Show a progress bar (stderr is a terminal and not quiet).
+    pub progress: bool,
+}
+
+/// Everything `generate` needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenerateConfig {
+    /// What to make.
+    pub job: Job,
+    /// Where the bank goes.
+    pub output: Output,
+    /// Replace an existing output file.
+    pub force: bool,
+    /// Where to write the statistics as JSON, if anywhere.
+    pub stats_json: Option<PathBuf>,
+    /// Stderr verbosity.
+    pub report: Report,
+    /// Whether the seed was drawn at random (the summary then says so).
+    pub random_seed: bool,
+    /// The command line, for the manifest.
+    pub command_line: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hole_limits_are_checked() {
+        assert!(Generation::new(Size::Nine, Some(64)).is_ok());
+        let err = Generation::new(Size::Nine, Some(65)).unwrap_err();
+        assert!(err.to_string().contains("at least 17 clues"), "{err}");
+        assert!(Generation::new(Size::Four, Some(13)).is_err());
+        assert!(Generation::new(Size::Sixteen, Some(256)).is_err());
+        assert_eq!(Generation::new(Size::Nine, None).unwrap().holes, 50);
+    }
+
+    #[test]
+    fn counts_are_checked() {
+        let g = Generation::new(Size::Nine, None).unwrap();
+        assert_eq!(
+            Job::new(g, 0, 1, 1, Dedup::Exact, None),
+            Err(ConfigError::ZeroCount)
+        );
+        assert_eq!(
+            Job::new(g, 5, 1, 1, Dedup::Exact, Some(0)),
+            Err(ConfigError::ZeroAttempts)
+        );
+        assert_eq!(Job::new(g, 5, 1, 1, Dedup::Exact, None).unwrap().max_attempts, 1500);
+    }
+}

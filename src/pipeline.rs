@@ -1,0 +1,285 @@
+//! The batch: attempts on rayon workers, one writer merging them in index order.
+//!
+//! A producer thread hands out consecutive ranges of attempt indices to the rayon pool and
+//! sends each range's results, in index order, over a bounded channel. The calling thread is
+//! the only writer: it walks the results in index order, drops duplicates, writes rows and
+//! stops at exactly `count` rows. Which attempts run on which thread, and how large the ranges
+//! are, changes nothing in the output: each attempt's result depends only on `(seed, index)`,
+//! and the writer alone decides what is kept. The producer works at most one range ahead,
+//! sizing ranges from the success rate so far so that little work is thrown away at the end.
+
+use std::collections::HashSet;
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::attempt::{Generator, Puzzle};
+use crate::bank::{BankWriter, Row};
+use crate::config::{Dedup, Job};
+use crate::hash::dedup_key;
+use crate::progress::Progress;
+use crate::shape::Shape;
+use crate::stats::{Stats, Work};
+
+/// Attempts per worker thread in one range, at most.
+const MAX_RANGE_PER_THREAD: u64 = 64;
+
+/// How a batch ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// `count` rows written.
+    Complete,
+    /// The attempt budget ran out first.
+    Short,
+    /// Stopped from outside (Ctrl-C, or a time limit); the rows written are valid.
+    Interrupted,
+}
+
+/// What a batch did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// How it ended.
+    pub status: Status,
+    /// Rows written.
+    pub rows: u64,
+    /// The first attempt index not consumed: where a continuation would start.
+    pub next_index: u64,
+    /// Throughput statistics.
+    pub stats: Stats,
+}
+
+/// The results of one range of attempts, in index order.
+struct Range<S: Shape> {
+    first: u64,
+    results: Vec<(Option<Puzzle<S>>, Work)>,
+}
+
+/// Counters the writer publishes for the producer's range sizing.
+#[derive(Default)]
+struct Consumed {
+    rows: AtomicU64,
+    attempts: AtomicU64,
+}
+
+/// Runs `job`, writing its rows to `out`, until `count` rows, the attempt budget, or `stop`.
+pub fn run<W: Write>(
+    job: &Job,
+    out: &mut BankWriter<W>,
+    stop: &AtomicBool,
+    progress: &Progress,
+) -> io::Result<Outcome> {
+    crate::with_shape!(job.generation.size, S => run_sized::<S, W>(job, out, stop, progress))
+}
+
+fn run_sized<S: Shape, W: Write>(
+    job: &Job,
+    out: &mut BankWriter<W>,
+    stop: &AtomicBool,
+    progress: &Progress,
+) -> io::Result<Outcome> {
+    let started = Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(job.threads)
+        .build()
+        .map_err(io::Error::other)?;
+    let consumed = Consumed::default();
+    let writer_done = AtomicBool::new(false);
+    let (sender, receiver) = sync_channel::<Range<S>>(1);
+
+    let outcome = std::thread::scope(|scope| {
+        scope.spawn(|| pool.install(|| produce(job, sender, &writer_done, stop, &consumed)));
+        let outcome = consume(job, receiver, out, stop, progress, &consumed, started);
+        writer_done.store(true, Ordering::Relaxed);
+        outcome
+    })?;
+    progress.finish();
+    Ok(outcome)
+}
+
+/// Runs ranges of attempts on the pool until the writer is done, the budget is spent or
+/// `stop` is set.
+fn produce<S: Shape>(
+    job: &Job,
+    sender: SyncSender<Range<S>>,
+    writer_done: &AtomicBool,
+    stop: &AtomicBool,
+    consumed: &Consumed,
+) {
+    let end = job.first_index.saturating_add(job.max_attempts);
+    let mut next = job.first_index;
+    while next < end && !writer_done.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed) {
+        let len = range_len(job, next, consumed).min(end - next);
+        let results = (0..len)
+            .into_par_iter()
+            .map_init(
+                || Generator::<S>::new(job.generation.holes),
+                |generator, k| {
+                    let mut work = Work::default();
+                    let puzzle = generator.attempt(job.seed, next + k, &mut work);
+                    (puzzle, work)
+                },
+            )
+            .collect();
+        if sender.send(Range { first: next, results }).is_err() {
+            return;
+        }
+        next += len;
+    }
+}
+
+/// How many attempts the next range should hold: enough, at the success rate seen so far,
+/// to finish the batch with what is already under way, within bounds that keep every thread
+/// busy and the writer fed.
+fn range_len(job: &Job, next: u64, consumed: &Consumed) -> u64 {
+    let threads = job.threads as u64;
+    let rows = consumed.rows.load(Ordering::Relaxed);
+    let attempts = consumed.attempts.load(Ordering::Relaxed);
+    let rate = if attempts > job.first_index {
+        (rows.max(1) as f64 / (attempts - job.first_index) as f64).min(1.0)
+    } else {
+        1.0
+    };
+    let in_flight = next.saturating_sub(attempts) as f64 * rate;
+    let wanted = (job.count.saturating_sub(rows) as f64 - in_flight).max(0.0) / rate;
+    (wanted.ceil() as u64).clamp(threads, threads * MAX_RANGE_PER_THREAD)
+}
+
+/// The writer: takes ranges in index order, keeps the first of each distinct puzzle, and
+/// stops at `count` rows.
+fn consume<S: Shape, W: Write>(
+    job: &Job,
+    receiver: Receiver<Range<S>>,
+    out: &mut BankWriter<W>,
+    stop: &AtomicBool,
+    progress: &Progress,
+    consumed: &Consumed,
+    started: Instant,
+) -> io::Result<Outcome> {
+    let mut seen: HashSet<u128> = HashSet::new();
+    let mut work = Work::default();
+    let (mut rows, mut successes, mut duplicates) = (0u64, 0u64, 0u64);
+    let mut next_index = job.first_index;
+    let mut writing = Duration::ZERO;
+    let mut status = Status::Short;
+    for range in receiver {
+        let writing_started = Instant::now();
+        for (index, (puzzle, attempt_work)) in (range.first..).zip(&range.results) {
+            work += *attempt_work;
+            next_index = index + 1;
+            let Some(puzzle) = puzzle else { continue };
+            successes += 1;
+            let row = Row::new(puzzle, job.seed, index);
+            if job.dedup == Dedup::Exact && !seen.insert(dedup_key(&row.puzzle)) {
+                duplicates += 1;
+                continue;
+            }
+            out.write(&row)?;
+            rows += 1;
+            if rows == job.count {
+                status = Status::Complete;
+                break;
+            }
+        }
+        writing += writing_started.elapsed();
+        consumed.rows.store(rows, Ordering::Relaxed);
+        consumed.attempts.store(next_index, Ordering::Relaxed);
+        progress.set(rows);
+        if status == Status::Complete {
+            break;
+        }
+        if stop.load(Ordering::Relaxed) {
+            status = Status::Interrupted;
+            break;
+        }
+    }
+    if status == Status::Short && stop.load(Ordering::Relaxed) {
+        status = Status::Interrupted;
+    }
+    let stats = Stats::new(
+        &work,
+        started.elapsed(),
+        job.threads,
+        successes,
+        rows,
+        duplicates,
+        writing,
+    );
+    Ok(Outcome {
+        status,
+        rows,
+        next_index,
+        stats,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Generation;
+    use crate::shape::Size;
+
+    fn bank(job: &Job) -> (Vec<u8>, Outcome) {
+        let mut out = BankWriter::new(Vec::new()).unwrap();
+        let outcome = run(job, &mut out, &AtomicBool::new(false), &Progress::hidden()).unwrap();
+        (out.finish().unwrap(), outcome)
+    }
+
+    fn job(size: Size, holes: usize, count: u64, threads: usize) -> Job {
+        let generation = Generation::new(size, Some(holes)).unwrap();
+        Job::new(generation, count, 11, threads, Dedup::Exact, None).unwrap()
+    }
+
+    #[test]
+    fn bytes_do_not_depend_on_threads() {
+        let (one, a) = bank(&job(Size::Nine, 50, 300, 1));
+        let (two, b) = bank(&job(Size::Nine, 50, 300, 2));
+        let (three, _) = bank(&job(Size::Nine, 50, 300, 3));
+        assert_eq!(a.status, Status::Complete);
+        assert_eq!(a.rows, 300);
+        assert_eq!(one, two);
+        assert_eq!(one, three);
+        assert_eq!(a.next_index, b.next_index);
+        assert_eq!(String::from_utf8(one).unwrap().lines().count(), 301);
+    }
+
+    #[test]
+    fn duplicates_are_dropped_and_counted() {
+        // 4×4 has only 288 complete grids, so 200 of them collide often.
+        let (bytes, outcome) = bank(&job(Size::Four, 0, 200, 2));
+        assert_eq!(outcome.status, Status::Complete);
+        assert!(outcome.stats.duplicates > 0);
+        let text = String::from_utf8(bytes).unwrap();
+        let puzzles: HashSet<&str> = text.lines().skip(1).map(|l| l.split(',').nth(4).unwrap()).collect();
+        assert_eq!(puzzles.len(), 200);
+    }
+
+    #[test]
+    fn budget_ends_a_batch_short() {
+        let mut short = job(Size::Four, 12, 5000, 2);
+        short.max_attempts = 300;
+        let (_, outcome) = bank(&short);
+        assert_eq!(outcome.status, Status::Short);
+        assert!(outcome.rows < 5000);
+        assert_eq!(outcome.next_index, 300);
+        assert_eq!(outcome.stats.attempts, 300);
+    }
+
+    #[test]
+    fn stop_interrupts_with_valid_rows() {
+        let mut out = BankWriter::new(Vec::new()).unwrap();
+        let outcome = run(
+            &job(Size::Nine, 50, 1000, 2),
+            &mut out,
+            &AtomicBool::new(true),
+            &Progress::hidden(),
+        )
+        .unwrap();
+        assert_eq!(outcome.status, Status::Interrupted);
+        assert!(outcome.rows < 1000);
+    }
+}
