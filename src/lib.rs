@@ -12,12 +12,16 @@
 
 pub mod attempt;
 pub mod bank;
+pub mod cli;
+pub mod commands;
 pub mod config;
 pub mod digger;
 pub mod error;
 pub mod generator;
 pub mod grid;
 pub mod hash;
+pub mod manifest;
+pub mod output;
 pub mod pipeline;
 pub mod progress;
 pub mod rng;

@@ -1,1 +1,58 @@
-fn main() {}
+//! `sudoku-bank`: parse the command line, run one command, exit with its code.
+
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::Result;
+use clap::Parser;
+use sudoku_bank::cli::{Cli, Command};
+use sudoku_bank::commands::{self, Exit};
+
+/// Set by Ctrl-C (or SIGTERM): workers stop and the writer flushes what was finished.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(exit) => exit.into(),
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("sudoku-bank: {err:#}");
+            Exit::Error.into()
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<Exit> {
+    match cli.command {
+        Command::Generate(args) => {
+            let config = args.into_config(std::env::args().collect())?;
+            ctrlc::set_handler(|| {
+                if STOP.swap(true, Ordering::Relaxed) {
+                    std::process::exit(130); // a second Ctrl-C: stop at once
+                }
+            })?;
+            commands::generate(&config, &STOP)
+        }
+        Command::Bench(args) => commands::bench(&args.into_config().map_err(anyhow::Error::msg)?),
+        Command::Reproduce(args) => {
+            let (seed, index) = (args.seed, args.index);
+            commands::reproduce(args.generation()?, seed, index)
+        }
+        Command::Verify(args) => commands::verify(&args.file, args.provenance, args.quiet),
+        Command::Solve(args) => commands::solve(args.file.as_deref(), &args.input()),
+    }
+}
+
+/// True when the error comes from writing to a closed pipe: the reader has all it wants.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        let io = cause.downcast_ref::<std::io::Error>().or_else(|| {
+            cause.downcast_ref::<csv::Error>().and_then(|e| match e.kind() {
+                csv::ErrorKind::Io(io) => Some(io),
+                _ => None,
+            })
+        });
+        io.is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

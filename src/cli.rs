@@ -1,0 +1,321 @@
+//! The command line: the only module that knows clap. [`Cli`] is parsed, then each
+//! subcommand's flags become checked parameters ([`crate::config`]) in one step, where every
+//! cross-flag check happens.
+
+use std::io::IsTerminal;
+use std::num::NonZeroUsize;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::commands::{BenchConfig, Length, SolveInput};
+use crate::config::{Dedup, GenerateConfig, Generation, Job, Output, Report};
+use crate::error::ConfigError;
+use crate::shape::Size;
+
+/// Build banks of Sudoku puzzles with exactly one solution, in bulk and reproducibly.
+///
+/// Seeded workers fill random complete grids (4×4, 9×9, 16×16, 25×25), dig each to an exact
+/// number of holes while it keeps exactly one solution, and one writer streams the distinct
+/// puzzles to CSV. The same seed gives the same bank at any thread count.
+#[derive(Debug, Parser)]
+#[command(name = "sudoku-bank", version, about, long_about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Build a bank of distinct puzzles, each with exactly one solution (CSV).
+    Generate(GenerateArgs),
+    /// Measure grids/s and puzzles/s of the pipeline, per size and thread count.
+    Bench(BenchArgs),
+    /// Print the row that `generate` writes for one attempt of a seeded batch.
+    Reproduce(ReproduceArgs),
+    /// Re-check a bank: every row's puzzle, solution, counts, id, uniqueness and order.
+    Verify(VerifyArgs),
+    /// Count the solutions (0, 1, or 2 for two or more) of puzzles and print the first.
+    Solve(SolveArgs),
+}
+
+/// The parameters that, with a seed and an attempt index, fix a puzzle.
+#[derive(Debug, Args)]
+pub struct GenerationArgs {
+    /// Grid size: 4, 9, 16 or 25.
+    #[arg(long, default_value = "9", value_parser = parse_size)]
+    pub size: Size,
+    /// Exact number of empty cells per puzzle; 0 makes complete grids.
+    /// [default: 10 for 4×4, 50 for 9×9, 150 for 16×16, 300 for 25×25]
+    #[arg(long, value_name = "N")]
+    pub holes: Option<usize>,
+}
+
+impl GenerationArgs {
+    fn into_generation(self) -> Result<Generation, ConfigError> {
+        Generation::new(self.size, self.holes)
+    }
+}
+
+/// Flags of `generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    #[command(flatten)]
+    generation: GenerationArgs,
+    /// Number of distinct puzzles to write.
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    count: u64,
+    /// Master seed; the same seed and parameters give the same bank. [default: random,
+    /// printed in the summary and the manifest]
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// Worker threads (the bank's bytes do not depend on it). [default: all cores]
+    #[arg(long, value_name = "N")]
+    threads: Option<NonZeroUsize>,
+    /// Output file ("-" for stdout). A file gets a manifest beside it, FILE.json.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    out: PathBuf,
+    /// How duplicate puzzles are treated: exact drops a puzzle whose text was already
+    /// written; none keeps every one.
+    #[arg(long, value_enum, default_value_t = DedupArg::Exact)]
+    dedup: DedupArg,
+    /// Attempts allowed before giving up short of --count (exit 1). [default: 100 × count +
+    /// 1000]
+    #[arg(long, value_name = "N")]
+    max_attempts: Option<u64>,
+    /// Also write the run's statistics as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    stats_json: Option<PathBuf>,
+    /// Print errors only: no summary, no progress bar.
+    #[arg(short, long)]
+    quiet: bool,
+    /// Replace an existing output file.
+    #[arg(long)]
+    force: bool,
+}
+
+/// Duplicate handling on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum DedupArg {
+    /// Drop puzzles whose text was already written.
+    Exact,
+    /// Keep every puzzle.
+    None,
+}
+
+impl GenerateArgs {
+    /// The checked configuration; `command_line` is recorded in the manifest.
+    pub fn into_config(self, command_line: Vec<String>) -> Result<GenerateConfig, ConfigError> {
+        let generation = self.generation.into_generation()?;
+        let random_seed = self.seed.is_none();
+        let seed = self.seed.unwrap_or_else(rand::random);
+        let dedup = match self.dedup {
+            DedupArg::Exact => Dedup::Exact,
+            DedupArg::None => Dedup::None,
+        };
+        let job = Job::new(
+            generation,
+            self.count,
+            seed,
+            threads_or_all(self.threads),
+            dedup,
+            self.max_attempts,
+        )?;
+        let output = if self.out.as_os_str() == "-" {
+            Output::Stdout
+        } else {
+            Output::File(self.out)
+        };
+        Ok(GenerateConfig {
+            job,
+            output,
+            force: self.force,
+            stats_json: self.stats_json,
+            report: Report {
+                quiet: self.quiet,
+                progress: !self.quiet && std::io::stderr().is_terminal(),
+            },
+            random_seed,
+            command_line,
+        })
+    }
+}
+
+/// Flags of `bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Grid sizes, comma-separated: 4, 9, 16, 25.
+    #[arg(long, default_value = "9", value_delimiter = ',', value_parser = parse_size)]
+    size: Vec<Size>,
+    /// Holes per puzzle; 0 measures complete grids only. [default: per size, as generate]
+    #[arg(long, value_name = "N")]
+    holes: Option<usize>,
+    /// Thread counts to compare, comma-separated. [default: 1 and all cores]
+    #[arg(long, value_delimiter = ',', value_name = "N,…")]
+    threads: Vec<NonZeroUsize>,
+    /// Puzzles per measurement.
+    #[arg(long, value_name = "N", conflicts_with = "seconds")]
+    count: Option<u64>,
+    /// Seconds per measurement. [default: 3 unless --count is given]
+    #[arg(long, value_name = "S")]
+    seconds: Option<f64>,
+    /// Master seed of every batch.
+    #[arg(long, default_value_t = 1, value_name = "S")]
+    seed: u64,
+    /// Print one JSON array instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+impl BenchArgs {
+    /// The checked configuration.
+    pub fn into_config(self) -> Result<BenchConfig, String> {
+        let generations = self
+            .size
+            .iter()
+            .map(|&size| Generation::new(size, self.holes).map_err(|e| e.to_string()))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut threads: Vec<usize> = self.threads.iter().map(|t| t.get()).collect();
+        if threads.is_empty() {
+            threads = vec![1, threads_or_all(None)];
+            threads.dedup();
+        }
+        let length = match (self.count, self.seconds) {
+            (Some(0), _) => return Err(ConfigError::ZeroCount.to_string()),
+            (Some(count), _) => Length::Count(count),
+            (None, Some(s)) if !(s > 0.0 && s.is_finite()) => {
+                return Err(format!("--seconds {s} is not a positive duration"));
+            }
+            (None, Some(s)) => Length::Seconds(s),
+            (None, None) => Length::Seconds(3.0),
+        };
+        Ok(BenchConfig {
+            generations,
+            threads,
+            length,
+            seed: self.seed,
+            json: self.json,
+        })
+    }
+}
+
+/// Flags of `reproduce`.
+#[derive(Debug, Args)]
+pub struct ReproduceArgs {
+    /// The batch's master seed.
+    #[arg(long, value_name = "S")]
+    pub seed: u64,
+    /// The attempt index (the `index` column).
+    #[arg(long, value_name = "I")]
+    pub index: u64,
+    #[command(flatten)]
+    generation: GenerationArgs,
+}
+
+impl ReproduceArgs {
+    /// The checked generation parameters.
+    pub fn generation(self) -> Result<Generation, ConfigError> {
+        self.generation.into_generation()
+    }
+}
+
+/// Flags of `verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The bank to check.
+    pub file: PathBuf,
+    /// Also check that each row regenerates from its seed and index.
+    #[arg(long)]
+    pub provenance: bool,
+    /// No summary line on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Flags of `solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Puzzles, one per line (size from the length: 16, 81, 256 or 625 cells); blank and `#`
+    /// lines are skipped. [default: stdin]
+    pub file: Option<PathBuf>,
+    /// Read the puzzles from this column of a CSV file with a header row instead.
+    #[arg(long, value_name = "NAME")]
+    pub column: Option<String>,
+}
+
+impl SolveArgs {
+    /// How the input holds its puzzles.
+    pub fn input(&self) -> SolveInput {
+        match &self.column {
+            Some(column) => SolveInput::Column(column.clone()),
+            None => SolveInput::Lines,
+        }
+    }
+}
+
+fn parse_size(text: &str) -> Result<Size, String> {
+    text.parse::<usize>()
+        .ok()
+        .and_then(Size::from_n)
+        .ok_or_else(|| format!("{text:?} is not a grid size (expected 4, 9, 16 or 25)"))
+}
+
+fn threads_or_all(threads: Option<NonZeroUsize>) -> usize {
+    threads
+        .or_else(|| std::thread::available_parallelism().ok())
+        .map_or(1, NonZeroUsize::get)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn parser_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("sudoku-bank").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn generate_defaults() {
+        let Command::Generate(args) = parse(&["generate"]).unwrap().command else {
+            panic!("not generate");
+        };
+        let config = args.into_config(vec![]).unwrap();
+        assert_eq!(config.job.generation, Generation { size: Size::Nine, holes: 50 });
+        assert_eq!(config.job.count, 1000);
+        assert_eq!(config.output, Output::Stdout);
+        assert!(config.random_seed);
+    }
+
+    #[test]
+    fn bad_sizes_and_counts_are_refused() {
+        assert!(parse(&["generate", "--size", "8"]).is_err());
+        assert!(parse(&["generate", "--threads", "0"]).is_err());
+        let Command::Generate(args) = parse(&["generate", "--count", "0"]).unwrap().command else {
+            panic!("not generate");
+        };
+        assert_eq!(args.into_config(vec![]), Err(ConfigError::ZeroCount));
+        assert!(parse(&["bench", "--count", "5", "--seconds", "1"]).is_err());
+    }
+
+    #[test]
+    fn bench_lists() {
+        let Command::Bench(args) = parse(&["bench", "--size", "9,16", "--threads", "1,2", "--holes", "0"])
+            .unwrap()
+            .command
+        else {
+            panic!("not bench");
+        };
+        let config = args.into_config().unwrap();
+        assert_eq!(config.generations.len(), 2);
+        assert_eq!(config.threads, vec![1, 2]);
+        assert_eq!(config.length, Length::Seconds(3.0));
+    }
+}

@@ -1,0 +1,174 @@
+//! `bench`: throughput of the whole pipeline, per size and thread count.
+//!
+//! Each measurement is a real batch — fill, dig, dedup and CSV formatting — written to a
+//! sink instead of a file, so the figures are the ones a user gets from `generate`.
+
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use anyhow::Result;
+use serde::Serialize;
+
+use super::Exit;
+use crate::bank::BankWriter;
+use crate::config::{Dedup, Generation, Job};
+use crate::pipeline;
+use crate::progress::Progress;
+
+/// How long each measurement runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Length {
+    /// Until this many puzzles are written.
+    Count(u64),
+    /// For about this long.
+    Seconds(f64),
+}
+
+/// What `bench` measures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchConfig {
+    /// Size and hole target of each measurement.
+    pub generations: Vec<Generation>,
+    /// Thread counts to compare.
+    pub threads: Vec<usize>,
+    /// How long each measurement runs.
+    pub length: Length,
+    /// The master seed of every batch.
+    pub seed: u64,
+    /// Print JSON instead of a table.
+    pub json: bool,
+}
+
+/// One measurement.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BenchRow {
+    /// Grid side.
+    pub size: usize,
+    /// Holes per puzzle (0: full grids only).
+    pub holes: usize,
+    /// Worker threads.
+    pub threads: usize,
+    /// Puzzles written.
+    pub puzzles: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Grids filled per second.
+    pub grids_per_sec: f64,
+    /// Puzzles written per second.
+    pub puzzles_per_sec: f64,
+    /// Microseconds of wall time per puzzle per thread.
+    pub us_per_puzzle_thread: f64,
+    /// Uniqueness searches per puzzle.
+    pub tests_per_puzzle: f64,
+    /// Puzzles/s relative to the first thread count measured for this size and target.
+    pub speedup: f64,
+}
+
+/// Runs every measurement and prints the table (or JSON) on stdout.
+pub fn bench(config: &BenchConfig) -> Result<Exit> {
+    let mut rows = Vec::new();
+    for &generation in &config.generations {
+        let mut baseline = None;
+        for &threads in &config.threads {
+            let mut row = measure(config, generation, threads)?;
+            let base = *baseline.get_or_insert(row.puzzles_per_sec);
+            row.speedup = if base > 0.0 { row.puzzles_per_sec / base } else { 0.0 };
+            if !config.json {
+                eprintln!(
+                    "sudoku-bank: {n}×{n}, {holes} holes, {threads} threads: {pps:.0} puzzles/s",
+                    n = row.size,
+                    holes = row.holes,
+                    pps = row.puzzles_per_sec
+                );
+            }
+            rows.push(row);
+        }
+    }
+    let mut out = io::stdout().lock();
+    if config.json {
+        serde_json::to_writer_pretty(&mut out, &rows)?;
+        writeln!(out)?;
+    } else {
+        write_table(&mut out, &rows)?;
+    }
+    out.flush()?;
+    Ok(Exit::Success)
+}
+
+fn measure(config: &BenchConfig, generation: Generation, threads: usize) -> Result<BenchRow> {
+    let count = match config.length {
+        Length::Count(count) => count,
+        Length::Seconds(_) => u64::MAX,
+    };
+    let mut job = Job::new(generation, count, config.seed, threads, Dedup::Exact, None)?;
+    job.max_attempts = u64::MAX;
+    let stop = AtomicBool::new(false);
+    let mut sink = BankWriter::new(io::sink())?;
+    let (done, finished) = mpsc::channel::<()>();
+    let outcome = std::thread::scope(|scope| {
+        if let Length::Seconds(seconds) = config.length {
+            let stop = &stop;
+            scope.spawn(move || {
+                if finished.recv_timeout(Duration::from_secs_f64(seconds)).is_err() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            });
+        }
+        let outcome = pipeline::run(&job, &mut sink, &stop, &Progress::hidden());
+        drop(done);
+        outcome
+    })?;
+    let stats = outcome.stats;
+    Ok(BenchRow {
+        size: generation.size.n(),
+        holes: generation.holes,
+        threads,
+        puzzles: stats.puzzles,
+        seconds: stats.wall_seconds,
+        grids_per_sec: stats.grids_per_sec,
+        puzzles_per_sec: stats.puzzles_per_sec,
+        us_per_puzzle_thread: if stats.puzzles > 0 {
+            stats.wall_seconds * 1e6 * threads as f64 / stats.puzzles as f64
+        } else {
+            0.0
+        },
+        tests_per_puzzle: stats.tests_per_puzzle,
+        speedup: 1.0,
+    })
+}
+
+fn write_table(out: &mut impl Write, rows: &[BenchRow]) -> io::Result<()> {
+    writeln!(
+        out,
+        "{:>5} {:>6} {:>7} {:>9} {:>8} {:>11} {:>11} {:>10} {:>8} {:>7}",
+        "size",
+        "holes",
+        "threads",
+        "puzzles",
+        "seconds",
+        "grids/s",
+        "puzzles/s",
+        "µs/puz·thr",
+        "tests/p",
+        "speedup"
+    )?;
+    for r in rows {
+        writeln!(
+            out,
+            "{:>5} {:>6} {:>7} {:>9} {:>8.3} {:>11.0} {:>11.0} {:>10.1} {:>8.1} {:>6.2}×",
+            format!("{0}×{0}", r.size),
+            r.holes,
+            r.threads,
+            r.puzzles,
+            r.seconds,
+            r.grids_per_sec,
+            r.puzzles_per_sec,
+            r.us_per_puzzle_thread,
+            r.tests_per_puzzle,
+            r.speedup
+        )?;
+    }
+    Ok(())
+}

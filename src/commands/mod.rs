@@ -1,0 +1,39 @@
+//! The subcommands, each a function from checked parameters to an [`Exit`].
+
+mod bench;
+mod generate;
+mod reproduce;
+mod solve;
+mod verify;
+
+pub use bench::{BenchConfig, BenchRow, Length, bench};
+pub use generate::generate;
+pub use reproduce::reproduce;
+pub use solve::{SolveInput, solve};
+pub use verify::verify;
+
+use std::process::ExitCode;
+
+/// How a command ended (SPEC "Exit codes and streams").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// Everything asked for was done.
+    Success,
+    /// Finished short of `--count`, a failed attempt, or bad rows found by `verify`.
+    Incomplete,
+    /// Usage, input or I/O error.
+    Error,
+    /// Stopped by Ctrl-C after flushing what was finished.
+    Interrupted,
+}
+
+impl From<Exit> for ExitCode {
+    fn from(exit: Exit) -> ExitCode {
+        ExitCode::from(match exit {
+            Exit::Success => 0,
+            Exit::Incomplete => 1,
+            Exit::Error => 2,
+            Exit::Interrupted => 130,
+        })
+    }
+}

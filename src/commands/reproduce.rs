@@ -1,0 +1,36 @@
+//! `reproduce`: the exact row `generate` writes for one attempt.
+
+use std::io::{self, Write};
+
+use anyhow::Result;
+
+use super::Exit;
+use crate::attempt::Generator;
+use crate::bank::{BankWriter, Row};
+use crate::config::Generation;
+use crate::stats::Work;
+
+/// Writes the CSV header and the row of attempt `index` under `seed` to stdout.
+pub fn reproduce(generation: Generation, seed: u64, index: u64) -> Result<Exit> {
+    let row = regenerate(generation, seed, index);
+    let Some(row) = row else {
+        eprintln!(
+            "sudoku-bank: attempt {index} of seed {seed} yields no puzzle with {} holes",
+            generation.holes
+        );
+        return Ok(Exit::Incomplete);
+    };
+    let mut writer = BankWriter::new(io::stdout().lock())?;
+    writer.write(&row)?;
+    writer.finish()?.flush()?;
+    Ok(Exit::Success)
+}
+
+/// The row attempt `index` under `seed` produces, if it yields a puzzle.
+pub fn regenerate(generation: Generation, seed: u64, index: u64) -> Option<Row> {
+    crate::with_shape!(generation.size, S => {
+        Generator::<S>::new(generation.holes)
+            .attempt(seed, index, &mut Work::default())
+            .map(|puzzle| Row::new(&puzzle, seed, index))
+    })
+}

@@ -1,0 +1,118 @@
+//! `solve`: count the solutions of puzzles read one per line, or from a CSV column.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Read};
+use std::path::Path;
+
+use anyhow::{Context, Result, anyhow, bail};
+
+use super::Exit;
+use crate::grid::{Grid, text_size};
+use crate::shape::{Four, Nine, Shape, Sixteen, Size, TwentyFive};
+use crate::solver::Solver;
+
+/// Where the puzzles are in the input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolveInput {
+    /// One puzzle per line; blank lines and lines starting with `#` are skipped.
+    Lines,
+    /// The named column of a CSV file with a header row.
+    Column(String),
+}
+
+/// Reads puzzles from `path` (stdin when `None`) and writes `puzzle,solutions,solution` CSV
+/// to stdout. A malformed puzzle stops the run with an error naming its line.
+pub fn solve(path: Option<&Path>, input: &SolveInput) -> Result<Exit> {
+    let name = path.map_or_else(|| "stdin".to_owned(), |p| p.display().to_string());
+    let reader: Box<dyn Read> = match path {
+        Some(path) => Box::new(File::open(path).with_context(|| format!("cannot read {name}"))?),
+        None => Box::new(io::stdin().lock()),
+    };
+    let mut solvers = Solvers::default();
+    let mut out = csv::Writer::from_writer(BufWriter::new(io::stdout().lock()));
+    out.write_record(["puzzle", "solutions", "solution"])?;
+    let mut emit = |line: u64, text: &str| -> Result<()> {
+        let (puzzle, count, solution) = solvers
+            .count(text)
+            .map_err(|e| anyhow!("{name}: line {line}: {e}"))?;
+        out.write_record([puzzle.as_str(), &count.to_string(), &solution])?;
+        Ok(())
+    };
+    match input {
+        SolveInput::Lines => {
+            let mut lines = BufReader::new(reader);
+            let mut buf = Vec::new();
+            let mut line = 0u64;
+            loop {
+                buf.clear();
+                if lines.read_until(b'\n', &mut buf).with_context(|| format!("cannot read {name}"))? == 0 {
+                    break;
+                }
+                line += 1;
+                let text = std::str::from_utf8(&buf)
+                    .map_err(|_| anyhow!("{name}: line {line}: not UTF-8 text"))?
+                    .trim();
+                if text.is_empty() || text.starts_with('#') {
+                    continue;
+                }
+                emit(line, text)?;
+            }
+        }
+        SolveInput::Column(column) => {
+            let mut csv = csv::Reader::from_reader(reader);
+            let header = csv.headers().with_context(|| format!("cannot read {name}"))?;
+            let Some(at) = header.iter().position(|h| h == column) else {
+                bail!("{name} has no column {column:?}");
+            };
+            let mut record = csv::StringRecord::new();
+            while csv
+                .read_record(&mut record)
+                .with_context(|| format!("cannot read {name}"))?
+            {
+                let line = record.position().map_or(0, |p| p.line());
+                let text = record
+                    .get(at)
+                    .ok_or_else(|| anyhow!("{name}: line {line}: no field {column:?}"))?;
+                emit(line, text)?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(Exit::Success)
+}
+
+/// One solver per size, created on first use.
+#[derive(Default)]
+struct Solvers {
+    four: Option<Solver<Four>>,
+    nine: Option<Solver<Nine>>,
+    sixteen: Option<Solver<Sixteen>>,
+    twenty_five: Option<Solver<TwentyFive>>,
+}
+
+impl Solvers {
+    /// The puzzle's normalised text, its solution count up to 2, and its first solution
+    /// (empty when it has none).
+    fn count(&mut self, text: &str) -> Result<(String, usize, String), crate::error::GridError> {
+        match text_size(text)? {
+            Size::Four => count(self.four.get_or_insert_with(Solver::new), text),
+            Size::Nine => count(self.nine.get_or_insert_with(Solver::new), text),
+            Size::Sixteen => count(self.sixteen.get_or_insert_with(Solver::new), text),
+            Size::TwentyFive => count(self.twenty_five.get_or_insert_with(Solver::new), text),
+        }
+    }
+}
+
+fn count<S: Shape>(
+    solver: &mut Solver<S>,
+    text: &str,
+) -> Result<(String, usize, String), crate::error::GridError> {
+    let puzzle = Grid::<S>::parse(text)?;
+    let n = solver.count_solutions(&puzzle, 2);
+    let solution = if n > 0 {
+        solver.solution().to_string()
+    } else {
+        String::new()
+    };
+    Ok((puzzle.to_string(), n, solution))
+}

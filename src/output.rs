@@ -1,0 +1,127 @@
+//! Files that appear whole or not at all.
+//!
+//! Output is written to a temporary file in the destination's directory, flushed and synced,
+//! then renamed over the destination. A run that fails or is killed part-way leaves nothing
+//! under the requested name (the temporary file is removed on drop), and readers never see
+//! a half-written bank.
+
+use std::fs;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use tempfile::NamedTempFile;
+
+/// A file being written under a temporary name, published by [`AtomicFile::commit`].
+#[derive(Debug)]
+pub struct AtomicFile {
+    temp: BufWriter<NamedTempFile>,
+    dest: PathBuf,
+    replace: bool,
+}
+
+impl AtomicFile {
+    /// Starts writing `dest`. Refuses an existing `dest` unless `replace`.
+    pub fn create(dest: &Path, replace: bool) -> Result<Self> {
+        if !replace && dest.exists() {
+            bail!("{} already exists (use --force to replace it)", dest.display());
+        }
+        let dir = match dest.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let name = dest.file_name().map(|n| n.to_string_lossy().into_owned());
+        let mut builder = tempfile::Builder::new();
+        builder
+            .prefix(&format!(".{}.", name.unwrap_or_default()))
+            .suffix(".tmp");
+        // Created as an ordinary file would be (0666 less the umask), not private.
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        let temp = builder
+            .tempfile_in(dir)
+            .with_context(|| format!("cannot create a file in {}", dir.display()))?;
+        Ok(AtomicFile {
+            temp: BufWriter::with_capacity(1 << 16, temp),
+            dest: dest.to_owned(),
+            replace,
+        })
+    }
+
+    /// Flushes, syncs and renames the file into place.
+    pub fn commit(self) -> Result<()> {
+        let dest = self.dest;
+        let temp = self
+            .temp
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .with_context(|| format!("cannot write {}", dest.display()))?;
+        temp.as_file()
+            .sync_all()
+            .with_context(|| format!("cannot write {}", dest.display()))?;
+        let persisted = if self.replace {
+            temp.persist(&dest).map(drop)
+        } else {
+            temp.persist_noclobber(&dest).map(drop)
+        };
+        persisted.map_err(|e| e.error).with_context(|| {
+            format!("cannot move the finished file into place at {}", dest.display())
+        })
+    }
+
+    /// Writes `bytes` to `dest` atomically.
+    pub fn write_all(dest: &Path, replace: bool, bytes: &[u8]) -> Result<()> {
+        let mut file = AtomicFile::create(dest, replace)?;
+        file.write_all(bytes)
+            .with_context(|| format!("cannot write {}", dest.display()))?;
+        file.commit()
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.temp.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.temp.flush()
+    }
+}
+
+/// Removes `path` if it exists (used to drop a stale sidecar).
+pub fn remove_if_present(path: &Path) -> io::Result<()> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn appears_only_on_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let dest = dir.path().join("bank.csv");
+        let mut file = AtomicFile::create(&dest, false).unwrap();
+        file.write_all(b"a,b\n").unwrap();
+        assert!(!dest.exists());
+        file.commit().unwrap();
+        assert_eq!(fs::read_to_string(&dest).unwrap(), "a,b\n");
+        // Existing files are refused unless replaced on purpose.
+        assert!(AtomicFile::create(&dest, false).is_err());
+        AtomicFile::write_all(&dest, true, b"c\n").unwrap();
+        assert_eq!(fs::read_to_string(&dest).unwrap(), "c\n");
+    }
+
+    #[test]
+    fn an_abandoned_file_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let dest = dir.path().join("bank.csv");
+        let mut file = AtomicFile::create(&dest, false).unwrap();
+        file.write_all(b"partial").unwrap();
+        drop(file);
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+}
