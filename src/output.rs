@@ -31,10 +31,9 @@ impl AtomicFile {
             _ => Path::new("."),
         };
         let name = dest.file_name().map(|n| n.to_string_lossy().into_owned());
+        let prefix = format!(".{}.", name.unwrap_or_default());
         let mut builder = tempfile::Builder::new();
-        builder
-            .prefix(&format!(".{}.", name.unwrap_or_default()))
-            .suffix(".tmp");
+        builder.prefix(&prefix).suffix(".tmp");
         // Created as an ordinary file would be (0666 less the umask), not private.
         #[cfg(unix)]
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
