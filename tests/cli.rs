@@ -1,0 +1,322 @@
+//! The binary, end to end.
+
+use std::fs;
+
+use predicates::prelude::*;
+use predicates::str::contains;
+
+use sudoku_bank::{Grid, Nine, Solver};
+
+use crate::util::{bank, rows, stdout_of};
+
+fn generate_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["generate", "--count", "300", "--seed", "42", "-q"];
+    args.extend_from_slice(extra);
+    args
+}
+
+#[test]
+fn same_seed_same_bytes_at_any_thread_count() {
+    let one = stdout_of(&generate_args(&["--threads", "1"]));
+    let two = stdout_of(&generate_args(&["--threads", "2"]));
+    let again = stdout_of(&generate_args(&["--threads", "2"]));
+    assert_eq!(one, two);
+    assert_eq!(two, again);
+    let rows = rows(&one);
+    assert_eq!(rows.len(), 300);
+    assert!(rows.windows(2).all(|w| w[0][7].parse::<u64>().unwrap() < w[1][7].parse().unwrap()));
+    assert!(rows.iter().all(|r| r[1] == "9" && r[2] == "50" && r[3] == "31" && r[6] == "42"));
+    let other_seed = stdout_of(&["generate", "--count", "300", "--seed", "43", "-q"]);
+    assert_ne!(one, other_seed);
+}
+
+#[test]
+fn file_bank_gets_manifest_and_stats() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bank.csv");
+    let stats = dir.path().join("stats.json");
+    bank()
+        .args(generate_args(&["-o", out.to_str().unwrap(), "--stats-json", stats.to_str().unwrap()]))
+        .assert()
+        .success()
+        .stdout("");
+    let csv = fs::read_to_string(&out).unwrap();
+    assert_eq!(csv, stdout_of(&generate_args(&[])));
+    let manifest: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("bank.csv.json")).unwrap()).unwrap();
+    assert_eq!(manifest["status"], "complete");
+    assert_eq!(manifest["rows"], 300);
+    assert_eq!(manifest["parameters"]["seed"], 42);
+    assert_eq!(manifest["parameters"]["holes"], 50);
+    assert_eq!(manifest["tool"], "sudoku-bank");
+    let stats: serde_json::Value = serde_json::from_str(&fs::read_to_string(stats).unwrap()).unwrap();
+    assert_eq!(stats, manifest["stats"]);
+    assert_eq!(stats["puzzles"], 300);
+
+    // An existing bank is refused without --force and left alone.
+    bank()
+        .args(["generate", "--count", "5", "-q", "-o", out.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(contains("already exists"));
+    assert_eq!(fs::read_to_string(&out).unwrap(), csv);
+    bank()
+        .args(["generate", "--count", "5", "-q", "--force", "-o", out.to_str().unwrap()])
+        .assert()
+        .success();
+    assert_eq!(rows(&fs::read_to_string(&out).unwrap()).len(), 5);
+}
+
+#[test]
+fn summary_names_the_seed() {
+    bank()
+        .args(["generate", "--count", "3"])
+        .assert()
+        .success()
+        .stderr(contains("seed").and(contains("(random)")).and(contains("puzzles/s")));
+    bank().args(["generate", "--count", "3", "-q"]).assert().success().stderr("");
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bank.csv");
+    let out = out.to_str().unwrap();
+    for args in [
+        vec!["generate", "--size", "7", "-o", out],
+        vec!["generate", "--holes", "65", "-o", out],
+        vec!["generate", "--size", "4", "--holes", "13", "-o", out],
+        vec!["generate", "--size", "16", "--holes", "256", "-o", out],
+        vec!["generate", "--count", "0", "-o", out],
+        vec!["generate", "--count", "3", "-o", "/nonexistent/dir/bank.csv"],
+    ] {
+        let assert = bank().args(&args).assert().code(2);
+        let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("sudoku-bank:") || stderr.starts_with("error:"), "{args:?}: {stderr}");
+    }
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "a file was left behind");
+}
+
+#[test]
+fn unreachable_target_ends_short_with_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bank.csv");
+    bank()
+        .args(["generate", "--size", "4", "--holes", "12", "--count", "1000", "--max-attempts", "200"])
+        .args(["--seed", "3", "-o", out.to_str().unwrap()])
+        .assert()
+        .code(1)
+        .stderr(contains("only").and(contains("of 1000 puzzles within 200 attempts")));
+    let manifest = fs::read_to_string(dir.path().join("bank.csv.json")).unwrap();
+    assert!(manifest.contains("\"status\": \"short\""));
+    bank().args(["verify", out.to_str().unwrap()]).assert().success();
+}
+
+#[test]
+fn every_size_generates_and_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    for (size, holes, count) in [("4", "10", "20"), ("9", "55", "20"), ("16", "150", "3"), ("25", "300", "1")] {
+        let out = dir.path().join(format!("bank{size}.csv"));
+        bank()
+            .args(["generate", "--size", size, "--holes", holes, "--count", count, "--seed", "5", "-q"])
+            .args(["-o", out.to_str().unwrap()])
+            .assert()
+            .success();
+        let csv = fs::read_to_string(&out).unwrap();
+        assert_eq!(rows(&csv).len(), count.parse::<usize>().unwrap());
+        assert!(rows(&csv).iter().all(|r| r[2] == holes));
+        bank().args(["verify", "--provenance", out.to_str().unwrap()]).assert().success();
+    }
+}
+
+#[test]
+fn reproduce_prints_the_generated_row() {
+    let csv = stdout_of(&["generate", "--count", "20", "--seed", "99", "--holes", "45", "-q"]);
+    let line = csv.lines().nth(13).unwrap();
+    let index = line.rsplit(',').next().unwrap();
+    let row = stdout_of(&["reproduce", "--seed", "99", "--index", index, "--holes", "45"]);
+    assert_eq!(row, format!("{}\n{line}\n", csv.lines().next().unwrap()));
+    // An attempt that cannot reach its target says so and exits 1.
+    bank()
+        .args(["reproduce", "--seed", "1", "--index", "0", "--size", "4", "--holes", "12"])
+        .assert()
+        .code(predicate::in_iter([0, 1]));
+}
+
+/// Writes `csv` with one row changed by `edit` and returns what `verify` says.
+fn verify_edited(csv: &str, edit: impl Fn(&mut Vec<String>)) -> (i32, String) {
+    let mut lines: Vec<String> = csv.lines().map(str::to_owned).collect();
+    edit(&mut lines);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("edited.csv");
+    fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let out = bank().args(["verify", path.to_str().unwrap()]).output().unwrap();
+    (out.status.code().unwrap(), String::from_utf8(out.stdout).unwrap())
+}
+
+fn set_field(line: &mut String, field: usize, value: &str) {
+    let mut fields: Vec<&str> = line.split(',').collect();
+    fields[field] = value;
+    *line = fields.join(",");
+}
+
+#[test]
+fn verify_catches_damaged_rows() {
+    let csv = stdout_of(&["generate", "--count", "10", "--seed", "8", "-q"]);
+    assert_eq!(verify_edited(&csv, |_| {}), (0, String::new()));
+
+    // A changed solution digit.
+    let (code, out) = verify_edited(&csv, |lines| {
+        let solution = lines[3].split(',').nth(5).unwrap().to_owned();
+        let swapped: String = solution
+            .chars()
+            .enumerate()
+            .map(|(i, c)| if i == 0 { if c == '1' { '2' } else { '1' } } else { c })
+            .collect();
+        set_field(&mut lines[3], 5, &swapped);
+    });
+    assert_eq!(code, 1);
+    assert!(out.starts_with("row 3: solution is not a complete, valid grid"), "{out}");
+
+    // A duplicated row (also breaks the ascending index).
+    let (code, out) = verify_edited(&csv, |lines| {
+        let copy = lines[2].clone();
+        lines.insert(3, copy);
+    });
+    assert_eq!(code, 1);
+    assert!(out.contains("row 3:") && out.contains("duplicate of row 2"), "{out}");
+    assert!(out.contains("is not above the previous row's"), "{out}");
+
+    // A puzzle with more than one solution: empty a clue the puzzle needs, with holes,
+    // clues and id made consistent so only uniqueness fails.
+    let (code, out) = verify_edited(&csv, |lines| {
+        let fields: Vec<String> = lines[1].split(',').map(str::to_owned).collect();
+        let puzzle = &fields[4];
+        let mut solver = Solver::<Nine>::new();
+        let emptied = (0..81)
+            .filter(|&cell| &puzzle[cell..=cell] != ".")
+            .map(|cell| {
+                let mut emptied = puzzle.clone();
+                emptied.replace_range(cell..=cell, ".");
+                emptied
+            })
+            .find(|emptied| solver.count_solutions(&Grid::parse(emptied).unwrap(), 2) == 2)
+            .expect("a 50-hole puzzle has a clue it cannot lose");
+        set_field(&mut lines[1], 4, &emptied);
+        set_field(&mut lines[1], 0, &sudoku_bank::hash::puzzle_id_hex(&emptied));
+        set_field(&mut lines[1], 2, "51");
+        set_field(&mut lines[1], 3, "30");
+    });
+    assert_eq!(code, 1);
+    assert_eq!(out, "row 1: puzzle has more than one solution\n");
+
+    // A wrong holes value.
+    let (code, out) = verify_edited(&csv, |lines| set_field(&mut lines[5], 2, "49"));
+    assert_eq!((code, out.as_str()), (1, "row 5: holes column says \"49\", the puzzle has 50\n"));
+
+    // A malformed line.
+    let (code, out) = verify_edited(&csv, |lines| lines[7] = "not,a,row".to_owned());
+    assert_eq!(code, 1);
+    assert!(out.starts_with("row 7: "), "{out}");
+    let (code, out) = verify_edited(&csv, |lines| {
+        let fields: Vec<&str> = lines[4].split(',').collect();
+        let bad = format!("{}x", &fields[4][..80]);
+        set_field(&mut lines[4], 4, &bad);
+    });
+    assert_eq!(code, 1);
+    assert!(out.contains("row 4: puzzle: column 81: unexpected character 'x'"), "{out}");
+}
+
+#[test]
+fn verify_refuses_what_is_not_a_bank() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.csv");
+    fs::write(&path, "a,b\n1,2\n").unwrap();
+    bank()
+        .args(["verify", path.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(contains("is not a bank"));
+    bank().args(["verify", "/nonexistent.csv"]).assert().code(2).stderr(contains("cannot read"));
+}
+
+#[test]
+fn solve_reads_lines_and_columns() {
+    let csv = stdout_of(&["generate", "--count", "5", "--seed", "12", "-q"]);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bank.csv");
+    fs::write(&path, &csv).unwrap();
+    let solved = stdout_of(&["solve", "--column", "puzzle", path.to_str().unwrap()]);
+    for (row, out) in rows(&csv).iter().zip(rows(&solved)) {
+        assert_eq!(out, vec![row[4].clone(), "1".to_owned(), row[5].clone()]);
+    }
+    bank()
+        .args(["solve", "--column", "nope", path.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(contains("no column \"nope\""));
+}
+
+#[test]
+fn solve_names_a_malformed_line() {
+    let input = "# comment\n\n53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n123\n";
+    bank()
+        .arg("solve")
+        .write_stdin(input)
+        .assert()
+        .code(2)
+        .stderr(contains("stdin: line 4: 3 cells is not a grid size"));
+    bank()
+        .arg("solve")
+        .write_stdin(format!("{}?\n", ".".repeat(80)))
+        .assert()
+        .code(2)
+        .stderr(contains("line 1: column 81: unexpected character '?'"));
+}
+
+#[test]
+fn closed_pipe_ends_quietly() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("sudoku-bank"))
+        .args(["generate", "--count", "200000", "--holes", "20", "--seed", "1", "-q"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 64];
+    child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+#[test]
+fn bench_prints_json() {
+    let json = stdout_of(&["bench", "--json", "--size", "9,4", "--threads", "1,2", "--count", "50"]);
+    let rows: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    for row in rows {
+        for key in ["size", "holes", "threads", "seconds", "grids_per_sec", "puzzles_per_sec"] {
+            assert!(row.get(key).is_some(), "{key} missing from {row}");
+        }
+        assert_eq!(row["puzzles"], 50);
+    }
+    let table = stdout_of(&["bench", "--holes", "0", "--threads", "1", "--count", "100"]);
+    assert!(table.contains("puzzles/s") && table.contains("9×9"), "{table}");
+}
+
+#[test]
+fn help_explains_every_command() {
+    for command in ["generate", "bench", "reproduce", "verify", "solve"] {
+        bank().args([command, "--help"]).assert().success().stdout(contains("Usage"));
+    }
+    bank()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(contains("generate").and(contains("verify")));
+}

@@ -1,0 +1,6 @@
+//! Integration tests, built as one binary.
+
+mod cli;
+mod golden;
+mod props;
+mod util;
