@@ -110,7 +110,10 @@ mod tests {
             b.attempt(3, index, &mut work);
         }
         for index in 0..10 {
-            assert_eq!(a.attempt(3, index, &mut work), b.attempt(3, index, &mut work));
+            assert_eq!(
+                a.attempt(3, index, &mut work),
+                b.attempt(3, index, &mut work)
+            );
         }
         assert_eq!(work.attempts, 30);
     }

@@ -64,7 +64,9 @@ pub struct BankWriter<W: Write> {
 impl<W: Write> BankWriter<W> {
     /// A writer that has written the header row to `out`.
     pub fn new(out: W) -> io::Result<Self> {
-        let mut csv = csv::WriterBuilder::new().has_headers(false).from_writer(out);
+        let mut csv = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(out);
         csv.write_record(COLUMNS).map_err(io_error)?;
         Ok(BankWriter { csv })
     }
@@ -136,11 +138,11 @@ mod tests {
         writer.write(&row).unwrap();
         let text = String::from_utf8(writer.finish().unwrap()).unwrap();
         let mut lines = text.lines();
-        assert_eq!(lines.next(), Some("id,size,holes,clues,puzzle,solution,seed,index"));
-        let expected = format!(
-            "{},9,40,41,{},{},1,0",
-            row.id, row.puzzle, row.solution
+        assert_eq!(
+            lines.next(),
+            Some("id,size,holes,clues,puzzle,solution,seed,index")
         );
+        let expected = format!("{},9,40,41,{},{},1,0", row.id, row.puzzle, row.solution);
         assert_eq!(lines.next(), Some(expected.as_str()));
         assert!(text.ends_with('\n') && !text.contains('\r'));
     }

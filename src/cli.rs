@@ -288,7 +288,13 @@ mod tests {
             panic!("not generate");
         };
         let config = args.into_config(vec![]).unwrap();
-        assert_eq!(config.job.generation, Generation { size: Size::Nine, holes: 50 });
+        assert_eq!(
+            config.job.generation,
+            Generation {
+                size: Size::Nine,
+                holes: 50
+            }
+        );
         assert_eq!(config.job.count, 1000);
         assert_eq!(config.output, Output::Stdout);
         assert!(config.random_seed);
@@ -307,9 +313,17 @@ mod tests {
 
     #[test]
     fn bench_lists() {
-        let Command::Bench(args) = parse(&["bench", "--size", "9,16", "--threads", "1,2", "--holes", "0"])
-            .unwrap()
-            .command
+        let Command::Bench(args) = parse(&[
+            "bench",
+            "--size",
+            "9,16",
+            "--threads",
+            "1,2",
+            "--holes",
+            "0",
+        ])
+        .unwrap()
+        .command
         else {
             panic!("not bench");
         };

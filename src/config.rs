@@ -163,6 +163,11 @@ mod tests {
             Job::new(g, 5, 1, 1, Dedup::Exact, Some(0)),
             Err(ConfigError::ZeroAttempts)
         );
-        assert_eq!(Job::new(g, 5, 1, 1, Dedup::Exact, None).unwrap().max_attempts, 1500);
+        assert_eq!(
+            Job::new(g, 5, 1, 1, Dedup::Exact, None)
+                .unwrap()
+                .max_attempts,
+            1500
+        );
     }
 }

@@ -209,7 +209,7 @@ mod tests {
         let text = format!("  {}\t\n", "0".repeat(81));
         let grid = Grid::<Nine>::parse(&text).unwrap();
         assert_eq!(grid.holes(), 81);
-        let mut letters = "g".repeat(1);
+        let mut letters = "g".to_owned();
         letters.push_str(&".".repeat(255));
         assert_eq!(Grid::<Sixteen>::parse(&letters).unwrap().get(0), 16);
         assert_eq!(char_from_digit(25), 'P');
@@ -227,9 +227,15 @@ mod tests {
         assert!(Grid::<Four>::parse(&"5".repeat(16)).is_err());
         assert!(matches!(
             Grid::<Nine>::parse("123"),
-            Err(GridError::Length { expected: 81, found: 3 })
+            Err(GridError::Length {
+                expected: 81,
+                found: 3
+            })
         ));
-        assert!(matches!(text_size("12345"), Err(GridError::UnknownLength { found: 5 })));
+        assert!(matches!(
+            text_size("12345"),
+            Err(GridError::UnknownLength { found: 5 })
+        ));
         assert_eq!(text_size(&".".repeat(625)).unwrap(), Size::TwentyFive);
         assert!(Grid::<TwentyFive>::parse(&".".repeat(625)).is_ok());
     }

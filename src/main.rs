@@ -48,10 +48,12 @@ fn run(cli: Cli) -> Result<Exit> {
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
         let io = cause.downcast_ref::<std::io::Error>().or_else(|| {
-            cause.downcast_ref::<csv::Error>().and_then(|e| match e.kind() {
-                csv::ErrorKind::Io(io) => Some(io),
-                _ => None,
-            })
+            cause
+                .downcast_ref::<csv::Error>()
+                .and_then(|e| match e.kind() {
+                    csv::ErrorKind::Io(io) => Some(io),
+                    _ => None,
+                })
         });
         io.is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })

@@ -24,7 +24,10 @@ impl AtomicFile {
     /// Starts writing `dest`. Refuses an existing `dest` unless `replace`.
     pub fn create(dest: &Path, replace: bool) -> Result<Self> {
         if !replace && dest.exists() {
-            bail!("{} already exists (use --force to replace it)", dest.display());
+            bail!(
+                "{} already exists (use --force to replace it)",
+                dest.display()
+            );
         }
         let dir = match dest.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
@@ -64,7 +67,10 @@ impl AtomicFile {
             temp.persist_noclobber(&dest).map(drop)
         };
         persisted.map_err(|e| e.error).with_context(|| {
-            format!("cannot move the finished file into place at {}", dest.display())
+            format!(
+                "cannot move the finished file into place at {}",
+                dest.display()
+            )
         })
     }
 

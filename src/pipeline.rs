@@ -125,7 +125,13 @@ fn produce<S: Shape>(
                 },
             )
             .collect();
-        if sender.send(Range { first: next, results }).is_err() {
+        if sender
+            .send(Range {
+                first: next,
+                results,
+            })
+            .is_err()
+        {
             return;
         }
         next += len;
@@ -254,7 +260,11 @@ mod tests {
         assert_eq!(outcome.status, Status::Complete);
         assert!(outcome.stats.duplicates > 0);
         let text = String::from_utf8(bytes).unwrap();
-        let puzzles: HashSet<&str> = text.lines().skip(1).map(|l| l.split(',').nth(4).unwrap()).collect();
+        let puzzles: HashSet<&str> = text
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(4).unwrap())
+            .collect();
         assert_eq!(puzzles.len(), 200);
     }
 

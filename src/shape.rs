@@ -22,7 +22,11 @@ pub trait Shape: Copy + Debug + Default + Send + Sync + 'static {
     /// Peers of one cell: the other cells of its row, column and box.
     const PEERS: usize = 3 * Self::N - 2 * Self::BOX - 1;
     /// The candidate mask with every digit set (bit `d - 1` stands for digit `d`).
-    const ALL: u32 = if Self::N == 32 { u32::MAX } else { (1u32 << Self::N) - 1 };
+    const ALL: u32 = if Self::N == 32 {
+        u32::MAX
+    } else {
+        (1u32 << Self::N) - 1
+    };
     /// The most holes a puzzle with exactly one solution can have: `N² − (N − 1)` in general
     /// (a unique puzzle shows at least `N − 1` distinct digits), and the proven minimum clue
     /// counts where they are known (4 for 4×4, 17 for 9×9).
@@ -296,7 +300,11 @@ mod tests {
         for cell in 0..S::CELLS {
             let peers = S::peers(cell);
             assert_eq!(peers.len(), S::PEERS);
-            assert!(peers.iter().all(|&p| p as usize != cell && (p as usize) < S::CELLS));
+            assert!(
+                peers
+                    .iter()
+                    .all(|&p| p as usize != cell && (p as usize) < S::CELLS)
+            );
             let mut sorted = peers.to_vec();
             sorted.sort_unstable();
             sorted.dedup();

@@ -24,8 +24,14 @@ fn same_seed_same_bytes_at_any_thread_count() {
     assert_eq!(two, again);
     let rows = rows(&one);
     assert_eq!(rows.len(), 300);
-    assert!(rows.windows(2).all(|w| w[0][7].parse::<u64>().unwrap() < w[1][7].parse().unwrap()));
-    assert!(rows.iter().all(|r| r[1] == "9" && r[2] == "50" && r[3] == "31" && r[6] == "42"));
+    assert!(
+        rows.windows(2)
+            .all(|w| w[0][7].parse::<u64>().unwrap() < w[1][7].parse().unwrap())
+    );
+    assert!(
+        rows.iter()
+            .all(|r| r[1] == "9" && r[2] == "50" && r[3] == "31" && r[6] == "42")
+    );
     let other_seed = stdout_of(&["generate", "--count", "300", "--seed", "43", "-q"]);
     assert_ne!(one, other_seed);
 }
@@ -36,32 +42,54 @@ fn file_bank_gets_manifest_and_stats() {
     let out = dir.path().join("bank.csv");
     let stats = dir.path().join("stats.json");
     bank()
-        .args(generate_args(&["-o", out.to_str().unwrap(), "--stats-json", stats.to_str().unwrap()]))
+        .args(generate_args(&[
+            "-o",
+            out.to_str().unwrap(),
+            "--stats-json",
+            stats.to_str().unwrap(),
+        ]))
         .assert()
         .success()
         .stdout("");
     let csv = fs::read_to_string(&out).unwrap();
     assert_eq!(csv, stdout_of(&generate_args(&[])));
     let manifest: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(dir.path().join("bank.csv.json")).unwrap()).unwrap();
+        serde_json::from_str(&fs::read_to_string(dir.path().join("bank.csv.json")).unwrap())
+            .unwrap();
     assert_eq!(manifest["status"], "complete");
     assert_eq!(manifest["rows"], 300);
     assert_eq!(manifest["parameters"]["seed"], 42);
     assert_eq!(manifest["parameters"]["holes"], 50);
     assert_eq!(manifest["tool"], "sudoku-bank");
-    let stats: serde_json::Value = serde_json::from_str(&fs::read_to_string(stats).unwrap()).unwrap();
+    let stats: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(stats).unwrap()).unwrap();
     assert_eq!(stats, manifest["stats"]);
     assert_eq!(stats["puzzles"], 300);
 
     // An existing bank is refused without --force and left alone.
     bank()
-        .args(["generate", "--count", "5", "-q", "-o", out.to_str().unwrap()])
+        .args([
+            "generate",
+            "--count",
+            "5",
+            "-q",
+            "-o",
+            out.to_str().unwrap(),
+        ])
         .assert()
         .code(2)
         .stderr(contains("already exists"));
     assert_eq!(fs::read_to_string(&out).unwrap(), csv);
     bank()
-        .args(["generate", "--count", "5", "-q", "--force", "-o", out.to_str().unwrap()])
+        .args([
+            "generate",
+            "--count",
+            "5",
+            "-q",
+            "--force",
+            "-o",
+            out.to_str().unwrap(),
+        ])
         .assert()
         .success();
     assert_eq!(rows(&fs::read_to_string(&out).unwrap()).len(), 5);
@@ -73,8 +101,16 @@ fn summary_names_the_seed() {
         .args(["generate", "--count", "3"])
         .assert()
         .success()
-        .stderr(contains("seed").and(contains("(random)")).and(contains("puzzles/s")));
-    bank().args(["generate", "--count", "3", "-q"]).assert().success().stderr("");
+        .stderr(
+            contains("seed")
+                .and(contains("(random)"))
+                .and(contains("puzzles/s")),
+        );
+    bank()
+        .args(["generate", "--count", "3", "-q"])
+        .assert()
+        .success()
+        .stderr("");
 }
 
 #[test]
@@ -88,14 +124,27 @@ fn bad_input_is_one_line_and_exit_2() {
         vec!["generate", "--size", "4", "--holes", "13", "-o", out],
         vec!["generate", "--size", "16", "--holes", "256", "-o", out],
         vec!["generate", "--count", "0", "-o", out],
-        vec!["generate", "--count", "3", "-o", "/nonexistent/dir/bank.csv"],
+        vec![
+            "generate",
+            "--count",
+            "3",
+            "-o",
+            "/nonexistent/dir/bank.csv",
+        ],
     ] {
         let assert = bank().args(&args).assert().code(2);
         let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-        assert!(stderr.starts_with("sudoku-bank:") || stderr.starts_with("error:"), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("sudoku-bank:") || stderr.starts_with("error:"),
+            "{args:?}: {stderr}"
+        );
     }
-    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "a file was left behind");
+    assert_eq!(
+        fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "a file was left behind"
+    );
 }
 
 #[test]
@@ -103,43 +152,86 @@ fn unreachable_target_ends_short_with_exit_1() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bank.csv");
     bank()
-        .args(["generate", "--size", "4", "--holes", "12", "--count", "1000", "--max-attempts", "200"])
+        .args([
+            "generate",
+            "--size",
+            "4",
+            "--holes",
+            "12",
+            "--count",
+            "1000",
+            "--max-attempts",
+            "200",
+        ])
         .args(["--seed", "3", "-o", out.to_str().unwrap()])
         .assert()
         .code(1)
         .stderr(contains("only").and(contains("of 1000 puzzles within 200 attempts")));
     let manifest = fs::read_to_string(dir.path().join("bank.csv.json")).unwrap();
     assert!(manifest.contains("\"status\": \"short\""));
-    bank().args(["verify", out.to_str().unwrap()]).assert().success();
+    bank()
+        .args(["verify", out.to_str().unwrap()])
+        .assert()
+        .success();
 }
 
 #[test]
 fn every_size_generates_and_verifies() {
     let dir = tempfile::tempdir().unwrap();
-    for (size, holes, count) in [("4", "10", "20"), ("9", "55", "20"), ("16", "150", "3"), ("25", "300", "1")] {
+    for (size, holes, count) in [
+        ("4", "10", "20"),
+        ("9", "55", "20"),
+        ("16", "150", "3"),
+        ("25", "300", "1"),
+    ] {
         let out = dir.path().join(format!("bank{size}.csv"));
         bank()
-            .args(["generate", "--size", size, "--holes", holes, "--count", count, "--seed", "5", "-q"])
+            .args([
+                "generate", "--size", size, "--holes", holes, "--count", count, "--seed", "5", "-q",
+            ])
             .args(["-o", out.to_str().unwrap()])
             .assert()
             .success();
         let csv = fs::read_to_string(&out).unwrap();
         assert_eq!(rows(&csv).len(), count.parse::<usize>().unwrap());
         assert!(rows(&csv).iter().all(|r| r[2] == holes));
-        bank().args(["verify", "--provenance", out.to_str().unwrap()]).assert().success();
+        bank()
+            .args(["verify", "--provenance", out.to_str().unwrap()])
+            .assert()
+            .success();
     }
 }
 
 #[test]
 fn reproduce_prints_the_generated_row() {
-    let csv = stdout_of(&["generate", "--count", "20", "--seed", "99", "--holes", "45", "-q"]);
+    let csv = stdout_of(&[
+        "generate", "--count", "20", "--seed", "99", "--holes", "45", "-q",
+    ]);
     let line = csv.lines().nth(13).unwrap();
     let index = line.rsplit(',').next().unwrap();
-    let row = stdout_of(&["reproduce", "--seed", "99", "--index", index, "--holes", "45"]);
+    let row = stdout_of(&[
+        "reproduce",
+        "--seed",
+        "99",
+        "--index",
+        index,
+        "--holes",
+        "45",
+    ]);
     assert_eq!(row, format!("{}\n{line}\n", csv.lines().next().unwrap()));
     // An attempt that cannot reach its target says so and exits 1.
     bank()
-        .args(["reproduce", "--seed", "1", "--index", "0", "--size", "4", "--holes", "12"])
+        .args([
+            "reproduce",
+            "--seed",
+            "1",
+            "--index",
+            "0",
+            "--size",
+            "4",
+            "--holes",
+            "12",
+        ])
         .assert()
         .code(predicate::in_iter([0, 1]));
 }
@@ -151,8 +243,14 @@ fn verify_edited(csv: &str, edit: impl Fn(&mut Vec<String>)) -> (i32, String) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("edited.csv");
     fs::write(&path, lines.join("\n") + "\n").unwrap();
-    let out = bank().args(["verify", path.to_str().unwrap()]).output().unwrap();
-    (out.status.code().unwrap(), String::from_utf8(out.stdout).unwrap())
+    let out = bank()
+        .args(["verify", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+    )
 }
 
 fn set_field(line: &mut String, field: usize, value: &str) {
@@ -172,12 +270,21 @@ fn verify_catches_damaged_rows() {
         let swapped: String = solution
             .chars()
             .enumerate()
-            .map(|(i, c)| if i == 0 { if c == '1' { '2' } else { '1' } } else { c })
+            .map(|(i, c)| {
+                if i == 0 {
+                    if c == '1' { '2' } else { '1' }
+                } else {
+                    c
+                }
+            })
             .collect();
         set_field(&mut lines[3], 5, &swapped);
     });
     assert_eq!(code, 1);
-    assert!(out.starts_with("row 3: solution is not a complete, valid grid"), "{out}");
+    assert!(
+        out.starts_with("row 3: solution is not a complete, valid grid"),
+        "{out}"
+    );
 
     // A duplicated row (also breaks the ascending index).
     let (code, out) = verify_edited(&csv, |lines| {
@@ -185,7 +292,10 @@ fn verify_catches_damaged_rows() {
         lines.insert(3, copy);
     });
     assert_eq!(code, 1);
-    assert!(out.contains("row 3:") && out.contains("duplicate of row 2"), "{out}");
+    assert!(
+        out.contains("row 3:") && out.contains("duplicate of row 2"),
+        "{out}"
+    );
     assert!(out.contains("is not above the previous row's"), "{out}");
 
     // A puzzle with more than one solution: empty a clue the puzzle needs, with holes,
@@ -204,7 +314,11 @@ fn verify_catches_damaged_rows() {
             .find(|emptied| solver.count_solutions(&Grid::parse(emptied).unwrap(), 2) == 2)
             .expect("a 50-hole puzzle has a clue it cannot lose");
         set_field(&mut lines[1], 4, &emptied);
-        set_field(&mut lines[1], 0, &sudoku_bank::hash::puzzle_id_hex(&emptied));
+        set_field(
+            &mut lines[1],
+            0,
+            &sudoku_bank::hash::puzzle_id_hex(&emptied),
+        );
         set_field(&mut lines[1], 2, "51");
         set_field(&mut lines[1], 3, "30");
     });
@@ -213,7 +327,10 @@ fn verify_catches_damaged_rows() {
 
     // A wrong holes value.
     let (code, out) = verify_edited(&csv, |lines| set_field(&mut lines[5], 2, "49"));
-    assert_eq!((code, out.as_str()), (1, "row 5: holes column says \"49\", the puzzle has 50\n"));
+    assert_eq!(
+        (code, out.as_str()),
+        (1, "row 5: holes column says \"49\", the puzzle has 50\n")
+    );
 
     // A malformed line.
     let (code, out) = verify_edited(&csv, |lines| lines[7] = "not,a,row".to_owned());
@@ -225,7 +342,10 @@ fn verify_catches_damaged_rows() {
         set_field(&mut lines[4], 4, &bad);
     });
     assert_eq!(code, 1);
-    assert!(out.contains("row 4: puzzle: column 81: unexpected character 'x'"), "{out}");
+    assert!(
+        out.contains("row 4: puzzle: column 81: unexpected character 'x'"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -238,7 +358,11 @@ fn verify_refuses_what_is_not_a_bank() {
         .assert()
         .code(2)
         .stderr(contains("is not a bank"));
-    bank().args(["verify", "/nonexistent.csv"]).assert().code(2).stderr(contains("cannot read"));
+    bank()
+        .args(["verify", "/nonexistent.csv"])
+        .assert()
+        .code(2)
+        .stderr(contains("cannot read"));
 }
 
 #[test]
@@ -280,13 +404,20 @@ fn closed_pipe_ends_quietly() {
     use std::io::Read;
     use std::process::{Command, Stdio};
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("sudoku-bank"))
-        .args(["generate", "--count", "200000", "--holes", "20", "--seed", "1", "-q"])
+        .args([
+            "generate", "--count", "200000", "--holes", "20", "--seed", "1", "-q",
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let mut first = [0u8; 64];
-    child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -295,24 +426,47 @@ fn closed_pipe_ends_quietly() {
 
 #[test]
 fn bench_prints_json() {
-    let json = stdout_of(&["bench", "--json", "--size", "9,4", "--threads", "1,2", "--count", "50"]);
+    let json = stdout_of(&[
+        "bench",
+        "--json",
+        "--size",
+        "9,4",
+        "--threads",
+        "1,2",
+        "--count",
+        "50",
+    ]);
     let rows: serde_json::Value = serde_json::from_str(&json).unwrap();
     let rows = rows.as_array().unwrap();
     assert_eq!(rows.len(), 4);
     for row in rows {
-        for key in ["size", "holes", "threads", "seconds", "grids_per_sec", "puzzles_per_sec"] {
+        for key in [
+            "size",
+            "holes",
+            "threads",
+            "seconds",
+            "grids_per_sec",
+            "puzzles_per_sec",
+        ] {
             assert!(row.get(key).is_some(), "{key} missing from {row}");
         }
         assert_eq!(row["puzzles"], 50);
     }
     let table = stdout_of(&["bench", "--holes", "0", "--threads", "1", "--count", "100"]);
-    assert!(table.contains("puzzles/s") && table.contains("9×9"), "{table}");
+    assert!(
+        table.contains("puzzles/s") && table.contains("9×9"),
+        "{table}"
+    );
 }
 
 #[test]
 fn help_explains_every_command() {
     for command in ["generate", "bench", "reproduce", "verify", "solve"] {
-        bank().args([command, "--help"]).assert().success().stdout(contains("Usage"));
+        bank()
+            .args([command, "--help"])
+            .assert()
+            .success()
+            .stdout(contains("Usage"));
     }
     bank()
         .arg("--help")

@@ -13,8 +13,18 @@ fn fixed_seed_banks_are_pinned() {
         ("16", "150", "20", "480b256e7dd6144ef83f19f1d456f66d"),
     ] {
         let csv = stdout_of(&[
-            "generate", "--size", size, "--holes", holes, "--count", count, "--seed", "2026",
-            "--threads", "2", "-q",
+            "generate",
+            "--size",
+            size,
+            "--holes",
+            holes,
+            "--count",
+            count,
+            "--seed",
+            "2026",
+            "--threads",
+            "2",
+            "-q",
         ]);
         assert_eq!(csv.lines().count(), count.parse::<usize>().unwrap() + 1);
         let digest = format!("{:032x}", dedup_key(&csv));

@@ -17,7 +17,12 @@ fn check_attempt<S: Shape>(holes: usize, seed: u64, index: u64) {
     assert!(made.solution.is_solution());
     assert!(made.puzzle.agrees_with(&made.solution));
     let mut solver = Solver::<S>::new();
-    assert_eq!(solver.count_solutions(&made.puzzle, 2), 1, "{}", made.puzzle);
+    assert_eq!(
+        solver.count_solutions(&made.puzzle, 2),
+        1,
+        "{}",
+        made.puzzle
+    );
     assert_eq!(solver.solution(), &made.solution);
 }
 
@@ -63,7 +68,10 @@ fn solves_uniquely(name: &str) {
         let puzzle = Grid::<Nine>::parse(text).unwrap();
         assert_eq!(solver.count_solutions(&puzzle, 2), 1, "{text}");
         let solution = solver.solution();
-        assert!(solution.is_solution() && puzzle.agrees_with(solution), "{text}");
+        assert!(
+            solution.is_solution() && puzzle.agrees_with(solution),
+            "{text}"
+        );
     }
 }
 

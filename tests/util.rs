@@ -12,19 +12,29 @@ pub fn bank() -> Command {
 /// Runs `sudoku-bank ARGS` and returns stdout, asserting exit 0.
 pub fn stdout_of(args: &[&str]) -> String {
     let out = bank().args(args).output().unwrap();
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
 /// A file of the shared puzzle data sets, found beside the repository.
 pub fn shared_data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(name)
 }
 
 /// The puzzles of a data set file: one per line, `#` comments and blank lines skipped.
 pub fn puzzles(path: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e} (is ../shared beside the repository?)", path.display()));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (is ../shared beside the repository?)",
+            path.display()
+        )
+    });
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))

@@ -74,7 +74,11 @@ pub fn bench(config: &BenchConfig) -> Result<Exit> {
         for &threads in &config.threads {
             let mut row = measure(config, generation, threads)?;
             let base = *baseline.get_or_insert(row.puzzles_per_sec);
-            row.speedup = if base > 0.0 { row.puzzles_per_sec / base } else { 0.0 };
+            row.speedup = if base > 0.0 {
+                row.puzzles_per_sec / base
+            } else {
+                0.0
+            };
             if !config.json {
                 eprintln!(
                     "sudoku-bank: {n}×{n}, {holes} holes, {threads} threads: {pps:.0} puzzles/s",
@@ -111,7 +115,10 @@ fn measure(config: &BenchConfig, generation: Generation, threads: usize) -> Resu
         if let Length::Seconds(seconds) = config.length {
             let stop = &stop;
             scope.spawn(move || {
-                if finished.recv_timeout(Duration::from_secs_f64(seconds)).is_err() {
+                if finished
+                    .recv_timeout(Duration::from_secs_f64(seconds))
+                    .is_err()
+                {
                     stop.store(true, Ordering::Relaxed);
                 }
             });

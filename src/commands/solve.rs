@@ -45,7 +45,11 @@ pub fn solve(path: Option<&Path>, input: &SolveInput) -> Result<Exit> {
             let mut line = 0u64;
             loop {
                 buf.clear();
-                if lines.read_until(b'\n', &mut buf).with_context(|| format!("cannot read {name}"))? == 0 {
+                if lines
+                    .read_until(b'\n', &mut buf)
+                    .with_context(|| format!("cannot read {name}"))?
+                    == 0
+                {
                     break;
                 }
                 line += 1;
@@ -60,7 +64,9 @@ pub fn solve(path: Option<&Path>, input: &SolveInput) -> Result<Exit> {
         }
         SolveInput::Column(column) => {
             let mut csv = csv::Reader::from_reader(reader);
-            let header = csv.headers().with_context(|| format!("cannot read {name}"))?;
+            let header = csv
+                .headers()
+                .with_context(|| format!("cannot read {name}"))?;
             let Some(at) = header.iter().position(|h| h == column) else {
                 bail!("{name} has no column {column:?}");
             };

@@ -41,7 +41,11 @@ pub fn verify(path: &Path, provenance: bool, quiet: bool) -> Result<Exit> {
         let problems = match reader.read_record(&mut record) {
             Ok(false) => break,
             Ok(true) if record.len() < header_len(&at) => {
-                vec![format!("has {} fields, the header {}", record.len(), header_len(&at))]
+                vec![format!(
+                    "has {} fields, the header {}",
+                    record.len(),
+                    header_len(&at)
+                )]
             }
             Ok(true) => checker.check(&record, &at, rows + 1, provenance),
             Err(err) => match err.kind() {
@@ -59,7 +63,11 @@ pub fn verify(path: &Path, provenance: bool, quiet: bool) -> Result<Exit> {
     if !quiet {
         eprintln!("sudoku-bank: {name}: {rows} rows checked, {bad} bad");
     }
-    Ok(if bad == 0 { Exit::Success } else { Exit::Incomplete })
+    Ok(if bad == 0 {
+        Exit::Success
+    } else {
+        Exit::Incomplete
+    })
 }
 
 fn header_len(at: &[usize; COLUMNS.len()]) -> usize {
@@ -95,7 +103,9 @@ impl Checker {
         let index = number("index", index, &mut problems);
         if let Some(index) = index {
             if let Some(last) = self.last_index.filter(|&last| index <= last) {
-                problems.push(format!("index {index} is not above the previous row's {last}"));
+                problems.push(format!(
+                    "index {index} is not above the previous row's {last}"
+                ));
             }
             self.last_index = Some(index);
         }
@@ -103,7 +113,13 @@ impl Checker {
             problems.push(format!("size {size:?} is not 4, 9, 16 or 25"));
             return problems;
         };
-        let fields = Fields { id, holes, clues, puzzle, solution };
+        let fields = Fields {
+            id,
+            holes,
+            clues,
+            puzzle,
+            solution,
+        };
         let Some(text) = crate::with_shape!(size, S => check_grids::<S>(&fields, &mut problems))
         else {
             return problems;
@@ -112,10 +128,15 @@ impl Checker {
             problems.push(format!("duplicate of row {first}"));
         }
         if let (true, Some(seed), Some(index)) = (provenance, seed, index) {
-            let generation = Generation { size, holes: text.bytes().filter(|&b| b == b'.').count() };
+            let generation = Generation {
+                size,
+                holes: text.bytes().filter(|&b| b == b'.').count(),
+            };
             match regenerate(generation, seed, index) {
                 Some(made) if made.puzzle == text && made.solution == solution => {}
-                _ => problems.push(format!("does not regenerate from seed {seed} index {index}")),
+                _ => problems.push(format!(
+                    "does not regenerate from seed {seed} index {index}"
+                )),
             }
         }
         problems
@@ -143,14 +164,19 @@ fn check_grids<S: Shape>(fields: &Fields<'_>, problems: &mut Vec<String>) -> Opt
     let text = puzzle.to_string();
     let expected_id = puzzle_id_hex(&text);
     if fields.id != expected_id {
-        problems.push(format!("id {:?} does not match the puzzle (expected {expected_id})", fields.id));
+        problems.push(format!(
+            "id {:?} does not match the puzzle (expected {expected_id})",
+            fields.id
+        ));
     }
     for (name, value, actual) in [
         ("holes", fields.holes, puzzle.holes()),
         ("clues", fields.clues, puzzle.clues()),
     ] {
         if value.parse::<usize>().ok() != Some(actual) {
-            problems.push(format!("{name} column says {value:?}, the puzzle has {actual}"));
+            problems.push(format!(
+                "{name} column says {value:?}, the puzzle has {actual}"
+            ));
         }
     }
     let solution = match Grid::<S>::parse(fields.solution) {

@@ -1,0 +1,102 @@
+//! Solver, fill and dig, single thread, per size.
+//!
+//! Count-to-2 runs over the public sets in `../shared/data` (easy 17-clue and hard SE 11+
+//! puzzles kept apart); answers are checked once outside the timed loop.
+
+use std::hint::black_box;
+use std::path::Path;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use sudoku_bank::rng::attempt_rng;
+use sudoku_bank::{Grid, Nine, Shape, Sixteen, Solver, digger, generator};
+
+fn load(name: &str, limit: usize) -> Vec<Grid<Nine>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (is ../shared beside the repository?)",
+            path.display()
+        )
+    });
+    text.lines()
+        .filter(|l| l.len() >= 81 && !l.starts_with('#'))
+        .take(limit)
+        .map(|l| Grid::parse(&l[..81]).expect("puzzle"))
+        .collect()
+}
+
+fn count_to_two(c: &mut Criterion) {
+    let mut group = c.benchmark_group("count_to_2");
+    for (name, file, limit) in [
+        ("17_clue", "puzzles2_17_clue", 5000),
+        ("hardest_11+", "puzzles5_forum_hardest_1905_11+", 500),
+    ] {
+        let puzzles = load(file, limit);
+        let mut solver = Solver::<Nine>::new();
+        assert!(puzzles.iter().all(|p| solver.count_solutions(p, 2) == 1));
+        group.throughput(Throughput::Elements(puzzles.len() as u64));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                for puzzle in &puzzles {
+                    black_box(solver.count_solutions(black_box(puzzle), 2));
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+fn fill_one<S: Shape>(c: &mut Criterion, label: &str) {
+    let mut group = c.benchmark_group("fill");
+    group.throughput(Throughput::Elements(1));
+    let mut solver = Solver::<S>::new();
+    let mut index = 0;
+    group.bench_function(label, |b| {
+        b.iter(|| {
+            index += 1;
+            black_box(generator::fill(&mut solver, &mut attempt_rng(1, index)))
+        })
+    });
+    group.finish();
+}
+
+fn dig_one<S: Shape>(c: &mut Criterion, label: &str, holes: usize) {
+    let mut group = c.benchmark_group("dig");
+    group.throughput(Throughput::Elements(1));
+    let mut solver = Solver::<S>::new();
+    let grids: Vec<_> = (0..64)
+        .map(|i| generator::fill(&mut solver, &mut attempt_rng(2, i)).0)
+        .collect();
+    let mut index = 0;
+    group.bench_function(BenchmarkId::new(label, holes), |b| {
+        b.iter(|| {
+            index += 1;
+            let grid = &grids[index as usize % grids.len()];
+            let mut tests = 0;
+            black_box(digger::dig(
+                &mut solver,
+                grid,
+                holes,
+                &mut attempt_rng(3, index),
+                &mut tests,
+            ))
+        })
+    });
+    group.finish();
+}
+
+fn fill_and_dig(c: &mut Criterion) {
+    fill_one::<Nine>(c, "9x9");
+    fill_one::<Sixteen>(c, "16x16");
+    dig_one::<Nine>(c, "9x9", 55);
+    dig_one::<Sixteen>(c, "16x16", 150);
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20);
+    targets = count_to_two, fill_and_dig
+}
+criterion_main!(benches);
