@@ -129,7 +129,7 @@ impl<S: Shape> Solver<S> {
     /// has 0. After a count of at least 1, [`Solver::solution`] holds the first one found.
     pub fn count_solutions(&mut self, puzzle: &Grid<S>, limit: usize) -> usize {
         match self.start(puzzle) {
-            Ok(state) => match self.search(state, limit, u64::MAX, &mut Ascending) {
+            Ok(state) => match self.search::<true>(state, limit, u64::MAX, &mut Ascending) {
                 Outcome::Solutions(n) => n,
                 Outcome::OutOfBudget => unreachable!("the budget is unbounded"),
             },
@@ -154,13 +154,14 @@ impl<S: Shape> Solver<S> {
             self.push(cell);
         }
         matches!(
-            self.search(state, 1, u64::MAX, &mut Ascending),
+            self.search::<true>(state, 1, u64::MAX, &mut Ascending),
             Outcome::Solutions(1)
         )
     }
 
     /// Completes `puzzle` with digits chosen by `branching`, giving up after `budget`
-    /// branches. The first solution found is then in [`Solver::solution`].
+    /// branches. The first solution found is then in [`Solver::solution`]. Meant for
+    /// sparse grids (filling): it propagates naked singles only.
     pub fn complete(
         &mut self,
         puzzle: &Grid<S>,
@@ -168,7 +169,7 @@ impl<S: Shape> Solver<S> {
         branching: &mut impl Branching,
     ) -> Outcome {
         match self.start(puzzle) {
-            Ok(state) => self.search(state, 1, budget, branching),
+            Ok(state) => self.search::<false>(state, 1, budget, branching),
             Err(Unsolvable) => Outcome::Solutions(0),
         }
     }
@@ -255,8 +256,8 @@ impl<S: Shape> Solver<S> {
         Ok(())
     }
 
-    /// Applies naked and hidden singles until neither finds anything.
-    fn propagate(&mut self, state: &mut State<S>) -> Result<(), Unsolvable> {
+    /// Applies naked singles, and hidden singles if `HIDDEN`, until nothing more follows.
+    fn propagate<const HIDDEN: bool>(&mut self, state: &mut State<S>) -> Result<(), Unsolvable> {
         loop {
             while self.queued > 0 {
                 self.queued -= 1;
@@ -266,7 +267,7 @@ impl<S: Shape> Solver<S> {
                     self.place(state, cell, b)?;
                 }
             }
-            if state.placed == S::CELLS || !self.hidden_singles(state)? {
+            if state.placed == S::CELLS || !HIDDEN || !self.hidden_singles(state)? {
                 return Ok(());
             }
         }
@@ -333,8 +334,9 @@ impl<S: Shape> Solver<S> {
     }
 
     /// Depth-first search from `state` (its queue already filled) for up to `limit`
-    /// solutions, taking at most `budget` branches.
-    fn search(
+    /// solutions, taking at most `budget` branches. `HIDDEN` turns on the hidden-single
+    /// sweep: it prunes hard searches but costs more than it saves when filling an empty grid.
+    fn search<const HIDDEN: bool>(
         &mut self,
         mut state: State<S>,
         limit: usize,
@@ -345,7 +347,7 @@ impl<S: Shape> Solver<S> {
         let mut found = 0;
         let mut taken = 0;
         loop {
-            let dead_end = match self.propagate(&mut state) {
+            let dead_end = match self.propagate::<HIDDEN>(&mut state) {
                 Err(Unsolvable) => true,
                 Ok(()) if state.placed == S::CELLS => {
                     found += 1;
