@@ -93,14 +93,6 @@ impl Write for AtomicFile {
     }
 }
 
-/// Removes `path` if it exists (used to drop a stale sidecar).
-pub fn remove_if_present(path: &Path) -> io::Result<()> {
-    match fs::remove_file(path) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
-        _ => Ok(()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

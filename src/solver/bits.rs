@@ -15,7 +15,7 @@ pub const fn digit(single: u32) -> Digit {
     single.trailing_zeros() as Digit + 1
 }
 
-/// True when `mask` has exactly one bit set... or none; callers rule out zero first.
+/// True when `mask` has at most one bit set (callers rule out zero where it matters).
 #[inline(always)]
 pub const fn at_most_one(mask: u32) -> bool {
     mask & mask.wrapping_sub(1) == 0
