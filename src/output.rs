@@ -5,7 +5,6 @@
 //! under the requested name (the temporary file is removed on drop), and readers never see
 //! a half-written bank.
 
-use std::fs;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -95,6 +94,8 @@ impl Write for AtomicFile {
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
 
     #[test]
