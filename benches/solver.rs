@@ -8,7 +8,7 @@ use std::path::Path;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use sudoku_bank::rng::attempt_rng;
-use sudoku_bank::{Grid, Nine, Shape, Sixteen, Solver, digger, generator};
+use sudoku_bank::{Engine, Grid, Nine, Shape, Sixteen, Solver, digger, generator};
 
 fn load(name: &str, limit: usize) -> Vec<Grid<Nine>> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))

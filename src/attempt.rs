@@ -9,7 +9,7 @@ use std::time::Instant;
 use crate::grid::Grid;
 use crate::rng::attempt_rng;
 use crate::shape::Shape;
-use crate::solver::Solver;
+use crate::solver::{Engine, Solver};
 use crate::stats::Work;
 use crate::{digger, generator};
 
@@ -46,7 +46,7 @@ impl<S: Shape> Generator<S> {
     /// A generator of puzzles with exactly `holes` empty cells (0: complete grids).
     pub fn new(holes: usize) -> Self {
         Generator {
-            solver: Solver::new(),
+            solver: Solver::<S>::new(),
             holes,
         }
     }

@@ -10,12 +10,12 @@ use rand::RngCore;
 use crate::grid::Grid;
 use crate::rng::shuffle;
 use crate::shape::Shape;
-use crate::solver::{Solver, bit};
+use crate::solver::{Engine, bit};
 
 /// One digging pass over `solution` towards exactly `holes` empty cells. Returns the puzzle
 /// if it got there; `tests` counts the uniqueness searches run.
 pub fn dig<S: Shape, R: RngCore>(
-    solver: &mut Solver<S>,
+    solver: &mut impl Engine<S>,
     solution: &Grid<S>,
     holes: usize,
     rng: &mut R,
@@ -67,6 +67,7 @@ mod tests {
     use crate::generator::fill;
     use crate::rng::attempt_rng;
     use crate::shape::{Four, Nine, Sixteen};
+    use crate::solver::Solver;
 
     fn digs<S: Shape>(holes: usize, attempts: u64) {
         let mut solver = Solver::<S>::new();

@@ -12,7 +12,7 @@ use rand::RngCore;
 use crate::grid::{Digit, Grid};
 use crate::rng::shuffle;
 use crate::shape::Shape;
-use crate::solver::{Outcome, Random, Solver};
+use crate::solver::{Engine, Outcome, Random};
 
 /// Branches a fill may take before it restarts.
 pub fn fill_budget<S: Shape>() -> u64 {
@@ -20,7 +20,7 @@ pub fn fill_budget<S: Shape>() -> u64 {
 }
 
 /// A random complete grid, drawn from `rng`. Returns the grid and how many restarts it took.
-pub fn fill<S: Shape, R: RngCore>(solver: &mut Solver<S>, rng: &mut R) -> (Grid<S>, u64) {
+pub fn fill<S: Shape, R: RngCore>(solver: &mut impl Engine<S>, rng: &mut R) -> (Grid<S>, u64) {
     let mut restarts = 0;
     loop {
         let start = diagonal_boxes::<S, R>(rng);
@@ -55,6 +55,7 @@ mod tests {
     use super::*;
     use crate::rng::attempt_rng;
     use crate::shape::{Four, Nine, Sixteen, TwentyFive};
+    use crate::solver::Solver;
 
     fn fills<S: Shape>(attempts: u64) {
         let mut solver = Solver::<S>::new();

@@ -32,4 +32,4 @@ pub mod stats;
 pub use attempt::{Generator, Puzzle};
 pub use grid::Grid;
 pub use shape::{Four, Nine, Shape, Sixteen, Size, TwentyFive};
-pub use solver::Solver;
+pub use solver::{Engine, Solver};

@@ -8,6 +8,8 @@
 use std::fmt::Debug;
 use std::ops::{Index, IndexMut};
 
+use crate::solver::{Bands, Engine, Generic};
+
 /// The geometry of one grid size. Implemented by [`Four`], [`Nine`], [`Sixteen`] and
 /// [`TwentyFive`]; code generic over `S: Shape` is compiled once per size.
 pub trait Shape: Copy + Debug + Default + Send + Sync + 'static {
@@ -31,6 +33,9 @@ pub trait Shape: Copy + Debug + Default + Send + Sync + 'static {
     /// (a unique puzzle shows at least `N − 1` distinct digits), and the proven minimum clue
     /// counts where they are known (4 for 4×4, 17 for 9×9).
     const MAX_HOLES: usize;
+
+    /// The search engine for grids of this size: [`Bands`] for 9×9, [`Generic`] otherwise.
+    type Solver: Engine<Self>;
 
     /// A fixed-size array holding one `T` per cell.
     type Cells<T: Copy + Debug + Send + Sync>: Copy
@@ -89,7 +94,7 @@ pub trait Shape: Copy + Debug + Default + Send + Sync + 'static {
 }
 
 macro_rules! shape {
-    ($(#[$doc:meta])* $name:ident, box = $b:literal, max_holes = $max:expr, peers = $peers:ident, units = $units:ident) => {
+    ($(#[$doc:meta])* $name:ident, box = $b:literal, max_holes = $max:expr, solver = $solver:ty, peers = $peers:ident, units = $units:ident) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
@@ -100,6 +105,7 @@ macro_rules! shape {
         impl Shape for $name {
             const BOX: usize = $b;
             const MAX_HOLES: usize = $max;
+            type Solver = $solver;
             type Cells<T: Copy + Debug + Send + Sync> = [T; $b * $b * $b * $b];
             type Units<T: Copy + Debug + Send + Sync> = [T; 3 * $b * $b];
 
@@ -128,19 +134,19 @@ macro_rules! shape {
 
 shape!(
     /// 4×4 grids of 2×2 boxes.
-    Four, box = 2, max_holes = 12, peers = PEERS_4, units = UNITS_4
+    Four, box = 2, max_holes = 12, solver = Generic<Four>, peers = PEERS_4, units = UNITS_4
 );
 shape!(
     /// 9×9 grids of 3×3 boxes.
-    Nine, box = 3, max_holes = 64, peers = PEERS_9, units = UNITS_9
+    Nine, box = 3, max_holes = 64, solver = Bands, peers = PEERS_9, units = UNITS_9
 );
 shape!(
     /// 16×16 grids of 4×4 boxes.
-    Sixteen, box = 4, max_holes = 256 - 15, peers = PEERS_16, units = UNITS_16
+    Sixteen, box = 4, max_holes = 256 - 15, solver = Generic<Sixteen>, peers = PEERS_16, units = UNITS_16
 );
 shape!(
     /// 25×25 grids of 5×5 boxes.
-    TwentyFive, box = 5, max_holes = 625 - 24, peers = PEERS_25, units = UNITS_25
+    TwentyFive, box = 5, max_holes = 625 - 24, solver = Generic<TwentyFive>, peers = PEERS_25, units = UNITS_25
 );
 
 /// Row, column and box of every cell, rows then columns then boxes, `N` cells each.

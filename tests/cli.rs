@@ -5,7 +5,7 @@ use std::fs;
 use predicates::prelude::*;
 use predicates::str::contains;
 
-use sudoku_bank::{Grid, Nine, Solver};
+use sudoku_bank::{Engine, Grid, Nine, Solver};
 
 use crate::util::{bank, rows, stdout_of};
 

@@ -1,8 +1,9 @@
 //! Properties of generated puzzles, and the solver against the public data sets.
 
 use proptest::prelude::*;
+use sudoku_bank::solver::Generic;
 use sudoku_bank::stats::Work;
-use sudoku_bank::{Four, Generator, Grid, Nine, Shape, Sixteen, Solver, TwentyFive};
+use sudoku_bank::{Engine, Four, Generator, Grid, Nine, Shape, Sixteen, Solver, TwentyFive};
 
 use crate::util::{puzzles, shared_data};
 
@@ -58,13 +59,70 @@ proptest! {
     }
 }
 
-/// Every puzzle of a set with exactly one solution: the solver finds one, consistent with
-/// the clues.
-fn solves_uniquely(name: &str) {
+/// A 9×9 grid to test the engines on: a random solution with `holes` cells emptied (any
+/// number of solutions from 1 up), and, when `clash` is set, one cell overwritten with
+/// another digit (often no solution at all).
+fn probe(seed: u64, holes: usize, clash: Option<(usize, u8)>) -> Grid<Nine> {
+    let mut rng = sudoku_bank::rng::attempt_rng(seed, 0);
+    let mut solver = Generic::<Nine>::new();
+    let (solution, _) = sudoku_bank::generator::fill(&mut solver, &mut rng);
+    let mut puzzle = solution;
+    let mut cells: Vec<usize> = (0..81).collect();
+    sudoku_bank::rng::shuffle(&mut rng, &mut cells);
+    for &cell in &cells[..holes] {
+        puzzle.set(cell, 0);
+    }
+    if let Some((cell, digit)) = clash {
+        puzzle.set(cell, digit);
+    }
+    puzzle
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// The 9×9 engine against the reference: solution counts up to 3, the first solution,
+    /// and the removal test, on grids with zero, one and many solutions.
+    #[test]
+    fn the_9x9_engine_agrees_with_the_reference(
+        seed: u64,
+        holes in 0usize..=81,
+        clash in proptest::option::of((0usize..81, 1u8..=9)),
+    ) {
+        let puzzle = probe(seed, holes, clash);
+        let (mut fast, mut reference) = (Solver::<Nine>::new(), Generic::<Nine>::new());
+        let count = reference.count_solutions(&puzzle, 3);
+        prop_assert_eq!(fast.count_solutions(&puzzle, 3), count, "{}", puzzle);
+        if count == 1 {
+            prop_assert_eq!(fast.solution(), reference.solution());
+        }
+        if count >= 1 {
+            let found = *fast.solution();
+            prop_assert!(found.is_solution() && puzzle.agrees_with(&found));
+            // Remove one clue: a second solution exists exactly when the reference says so.
+            if let Some(cell) = (0..81).find(|&c| puzzle.get(c) != 0) {
+                let mut emptied = puzzle;
+                let digit = emptied.get(cell);
+                emptied.set(cell, 0);
+                prop_assert_eq!(
+                    fast.has_solution_without(&emptied, cell, digit),
+                    reference.has_solution_without(&emptied, cell, digit),
+                    "{} without {} at {}", emptied, digit, cell
+                );
+            }
+        }
+    }
+}
+
+/// Every puzzle of a set with exactly one solution (the first `limit` of it): the 9×9
+/// engine finds one, consistent with the clues, and every `check_every`-th puzzle the
+/// reference engine finds the same.
+fn solves_uniquely(name: &str, limit: usize, check_every: usize) {
     let mut solver = Solver::<Nine>::new();
+    let mut reference = Generic::<Nine>::new();
     let set = puzzles(&shared_data(name));
     assert!(!set.is_empty());
-    for text in &set {
+    for (at, text) in set.iter().take(limit).enumerate() {
         let puzzle = Grid::<Nine>::parse(text).unwrap();
         assert_eq!(solver.count_solutions(&puzzle, 2), 1, "{text}");
         let solution = solver.solution();
@@ -72,15 +130,25 @@ fn solves_uniquely(name: &str) {
             solution.is_solution() && puzzle.agrees_with(solution),
             "{text}"
         );
+        if at % check_every == 0 {
+            assert_eq!(reference.count_solutions(&puzzle, 2), 1, "{text}");
+            assert_eq!(reference.solution(), solution, "{text}");
+        }
     }
 }
 
 #[test]
 fn all_17_clue_puzzles_have_one_solution() {
-    solves_uniquely("puzzles2_17_clue");
+    solves_uniquely("puzzles2_17_clue", usize::MAX, 10);
 }
 
 #[test]
 fn magictour_top1465_puzzles_have_one_solution() {
-    solves_uniquely("puzzles3_magictour_top1465");
+    solves_uniquely("puzzles3_magictour_top1465", usize::MAX, 1);
+}
+
+#[test]
+fn forum_hardest_puzzles_have_one_solution() {
+    solves_uniquely("puzzles5_forum_hardest_1905_11+", 2000, 10);
+    solves_uniquely("puzzles6_forum_hardest_1106", usize::MAX, 5);
 }

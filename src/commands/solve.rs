@@ -9,7 +9,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use super::Exit;
 use crate::grid::{Grid, text_size};
 use crate::shape::{Four, Nine, Shape, Sixteen, Size, TwentyFive};
-use crate::solver::Solver;
+use crate::solver::{Engine, Solver};
 
 /// Where the puzzles are in the input.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,10 +101,12 @@ impl Solvers {
     /// (empty when it has none).
     fn count(&mut self, text: &str) -> Result<(String, usize, String), crate::error::GridError> {
         match text_size(text)? {
-            Size::Four => count(self.four.get_or_insert_with(Solver::new), text),
-            Size::Nine => count(self.nine.get_or_insert_with(Solver::new), text),
-            Size::Sixteen => count(self.sixteen.get_or_insert_with(Solver::new), text),
-            Size::TwentyFive => count(self.twenty_five.get_or_insert_with(Solver::new), text),
+            Size::Four => count::<Four>(self.four.get_or_insert_with(Engine::new), text),
+            Size::Nine => count::<Nine>(self.nine.get_or_insert_with(Engine::new), text),
+            Size::Sixteen => count::<Sixteen>(self.sixteen.get_or_insert_with(Engine::new), text),
+            Size::TwentyFive => {
+                count::<TwentyFive>(self.twenty_five.get_or_insert_with(Engine::new), text)
+            }
         }
     }
 }

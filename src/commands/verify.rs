@@ -14,7 +14,7 @@ use crate::config::Generation;
 use crate::grid::Grid;
 use crate::hash::{dedup_key, puzzle_id_hex};
 use crate::shape::{Shape, Size};
-use crate::solver::Solver;
+use crate::solver::{Engine, Solver};
 
 /// Checks the bank at `path`: every row parses, has the right sizes and counts, a valid
 /// solution that agrees with its clues and is the puzzle's only one, a matching id, no

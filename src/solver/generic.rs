@@ -1,0 +1,410 @@
+//! The engine for every size: constraint propagation over candidate masks with depth-first search.
+//!
+//! Placing a digit removes it from the cell's peers; a peer left with one candidate is queued
+//! and placed in turn (naked singles). When the queue runs dry, each unit is swept for digits
+//! that fit in exactly one of its cells (hidden singles) and for digits that fit nowhere
+//! (a contradiction). When neither rule makes progress, the search branches on a cell with the
+//! fewest candidates: it tries one digit and saves the same state with that digit removed, to
+//! resume from on backtrack. The saved states live in a stack owned by the engine, so a
+//! search allocates nothing once it has warmed up; every state is a fixed array.
+
+use super::{Ascending, Branching, Engine, Outcome, at_most_one, bit, digit};
+use crate::error::Unsolvable;
+use crate::grid::{Digit, Grid};
+use crate::shape::Shape;
+
+/// The state of a search: candidates and placed digits for every cell.
+#[derive(Debug)]
+struct State<S: Shape> {
+    /// Candidates of each cell; a placed cell keeps just its digit.
+    cand: S::Cells<u32>,
+    /// Placed digit of each cell, 0 while open.
+    value: S::Cells<Digit>,
+    /// Digits placed in each unit.
+    solved: S::Units<u32>,
+    /// Number of placed cells.
+    placed: usize,
+}
+
+impl<S: Shape> Clone for State<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S: Shape> Copy for State<S> {}
+
+impl<S: Shape> State<S> {
+    fn open() -> Self {
+        State {
+            cand: S::cells(S::ALL),
+            value: S::cells(0),
+            solved: S::units(0),
+            placed: 0,
+        }
+    }
+
+    fn solved(&self) -> Grid<S> {
+        Grid::from_digits(self.value.as_ref()).expect("a solved state holds digits 1..=N")
+    }
+}
+
+/// The engine for every size, and the reference for the specialised ones. Completion
+/// (filling) propagates naked singles only; counting adds hidden singles.
+#[derive(Debug)]
+pub struct Generic<S: Shape> {
+    /// Saved alternatives: a state with one digit removed from `cell`.
+    stack: Vec<(State<S>, u16)>,
+    /// Cells reduced to one candidate and not yet placed.
+    queue: S::Cells<u16>,
+    queued: usize,
+    /// The first solution of the last search that found one.
+    first: Grid<S>,
+    /// Branches taken since the engine was created.
+    branches: u64,
+}
+
+impl<S: Shape> Default for Generic<S> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<S: Shape> Engine<S> for Generic<S> {
+    fn new() -> Self {
+        Generic {
+            stack: Vec::with_capacity(S::CELLS),
+            queue: S::cells(0),
+            queued: 0,
+            first: Grid::empty(),
+            branches: 0,
+        }
+    }
+
+    fn count_solutions(&mut self, puzzle: &Grid<S>, limit: usize) -> usize {
+        match self.start(puzzle) {
+            Ok(state) => match self.search::<true>(state, limit, u64::MAX, &mut Ascending) {
+                Outcome::Solutions(n) => n,
+                Outcome::OutOfBudget => unreachable!("the budget is unbounded"),
+            },
+            Err(Unsolvable) => 0,
+        }
+    }
+
+    fn has_solution_without(&mut self, puzzle: &Grid<S>, cell: usize, digit: Digit) -> bool {
+        let Ok(mut state) = self.start(puzzle) else {
+            return false;
+        };
+        let cand = state.cand[cell] & !bit(digit);
+        if cand == 0 {
+            return false;
+        }
+        state.cand[cell] = cand;
+        if at_most_one(cand) {
+            self.push(cell);
+        }
+        matches!(
+            self.search::<true>(state, 1, u64::MAX, &mut Ascending),
+            Outcome::Solutions(1)
+        )
+    }
+
+    fn complete(
+        &mut self,
+        puzzle: &Grid<S>,
+        budget: u64,
+        branching: &mut impl Branching,
+    ) -> Outcome {
+        match self.start(puzzle) {
+            Ok(state) => self.search::<false>(state, 1, budget, branching),
+            Err(Unsolvable) => Outcome::Solutions(0),
+        }
+    }
+
+    fn solution(&self) -> &Grid<S> {
+        &self.first
+    }
+
+    fn branches(&self) -> u64 {
+        self.branches
+    }
+}
+
+impl<S: Shape> Generic<S> {
+    /// The state with every clue of `puzzle` placed and every open cell's candidates cut to
+    /// the digits its row, column and box lack; open cells left with one candidate are queued.
+    /// One pass over the cells, rather than a peer update per clue.
+    fn start(&mut self, puzzle: &Grid<S>) -> Result<State<S>, Unsolvable> {
+        self.queued = 0;
+        let mut state = State::<S>::open();
+        let used = &mut state.solved;
+        for cell in 0..S::CELLS {
+            let d = puzzle.get(cell);
+            if d != 0 {
+                let b = bit(d);
+                let [row, col, boxed] = S::units_of(cell);
+                if (used[row] | used[col] | used[boxed]) & b != 0 {
+                    return Err(Unsolvable);
+                }
+                used[row] |= b;
+                used[col] |= b;
+                used[boxed] |= b;
+                state.cand[cell] = b;
+                state.value[cell] = d;
+                state.placed += 1;
+            }
+        }
+        for cell in 0..S::CELLS {
+            if state.value[cell] == 0 {
+                let [row, col, boxed] = S::units_of(cell);
+                let cand = S::ALL & !(state.solved[row] | state.solved[col] | state.solved[boxed]);
+                if cand == 0 {
+                    return Err(Unsolvable);
+                }
+                state.cand[cell] = cand;
+                if at_most_one(cand) {
+                    self.push(cell);
+                }
+            }
+        }
+        Ok(state)
+    }
+
+    #[inline(always)]
+    fn push(&mut self, cell: usize) {
+        self.queue[self.queued] = cell as u16;
+        self.queued += 1;
+    }
+
+    /// Places the single candidate `b` in `cell` and removes it from the peers.
+    #[inline(always)]
+    fn place(&mut self, state: &mut State<S>, cell: usize, b: u32) -> Result<(), Unsolvable> {
+        state.cand[cell] = b;
+        state.value[cell] = digit(b);
+        state.placed += 1;
+        let [row, col, boxed] = S::units_of(cell);
+        state.solved[row] |= b;
+        state.solved[col] |= b;
+        state.solved[boxed] |= b;
+        for &peer in S::peers(cell) {
+            let peer = peer as usize;
+            let cand = state.cand[peer];
+            if cand & b != 0 {
+                let rest = cand & !b;
+                if rest == 0 {
+                    return Err(Unsolvable);
+                }
+                state.cand[peer] = rest;
+                if at_most_one(rest) {
+                    self.push(peer);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies naked singles, and hidden singles if `HIDDEN`, until nothing more follows.
+    fn propagate<const HIDDEN: bool>(&mut self, state: &mut State<S>) -> Result<(), Unsolvable> {
+        loop {
+            while self.queued > 0 {
+                self.queued -= 1;
+                let cell = self.queue[self.queued] as usize;
+                if state.value[cell] == 0 {
+                    let b = state.cand[cell];
+                    self.place(state, cell, b)?;
+                }
+            }
+            if state.placed == S::CELLS || !HIDDEN || !self.hidden_singles(state)? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Queues every digit that has one place left in some unit; fails when a digit has none.
+    /// Returns whether anything was queued.
+    fn hidden_singles(&mut self, state: &mut State<S>) -> Result<bool, Unsolvable> {
+        let mut found = false;
+        for unit in 0..S::UNITS {
+            let solved = state.solved[unit];
+            if solved == S::ALL {
+                continue;
+            }
+            let cells = S::unit(unit);
+            let (mut once, mut twice) = (0u32, 0u32);
+            for &cell in cells {
+                let cand = state.cand[cell as usize];
+                twice |= once & cand;
+                once |= cand;
+            }
+            if once != S::ALL {
+                return Err(Unsolvable);
+            }
+            let hidden = once & !twice & !solved;
+            if hidden == 0 {
+                continue;
+            }
+            for &cell in cells {
+                let cell = cell as usize;
+                let cand = state.cand[cell];
+                let only = cand & hidden;
+                if only != 0 && only != cand {
+                    if !at_most_one(only) {
+                        return Err(Unsolvable);
+                    }
+                    state.cand[cell] = only;
+                    self.push(cell);
+                    found = true;
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    /// The open cell with the fewest candidates.
+    #[inline]
+    fn branch_cell(state: &State<S>) -> usize {
+        let mut best = 0;
+        let mut fewest = u32::MAX;
+        for cell in 0..S::CELLS {
+            if state.value[cell] == 0 {
+                let n = state.cand[cell].count_ones();
+                if n < fewest {
+                    best = cell;
+                    fewest = n;
+                    if n == 2 {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Depth-first search from `state` (its queue already filled) for up to `limit`
+    /// solutions, taking at most `budget` branches. `HIDDEN` turns on the hidden-single
+    /// sweep: it prunes hard searches but costs more than it saves when filling an empty grid.
+    fn search<const HIDDEN: bool>(
+        &mut self,
+        mut state: State<S>,
+        limit: usize,
+        budget: u64,
+        branching: &mut impl Branching,
+    ) -> Outcome {
+        self.stack.clear();
+        let mut found = 0;
+        let mut taken = 0;
+        loop {
+            let dead_end = match self.propagate::<HIDDEN>(&mut state) {
+                Err(Unsolvable) => true,
+                Ok(()) if state.placed == S::CELLS => {
+                    found += 1;
+                    if found == 1 {
+                        self.first = state.solved();
+                    }
+                    if found >= limit {
+                        return Outcome::Solutions(found);
+                    }
+                    true
+                }
+                Ok(()) => {
+                    if taken == budget {
+                        return Outcome::OutOfBudget;
+                    }
+                    taken += 1;
+                    self.branches += 1;
+                    let cell = Self::branch_cell(&state);
+                    let cand = state.cand[cell];
+                    let b = branching.choose(cand);
+                    let mut rest = state;
+                    rest.cand[cell] = cand & !b;
+                    self.stack.push((rest, cell as u16));
+                    state.cand[cell] = b;
+                    self.push(cell);
+                    false
+                }
+            };
+            if dead_end {
+                self.queued = 0;
+                let Some((rest, cell)) = self.stack.pop() else {
+                    return Outcome::Solutions(found);
+                };
+                state = rest;
+                if at_most_one(state.cand[cell as usize]) {
+                    self.push(cell as usize);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::{Four, Nine, Sixteen};
+    use crate::solver::Random;
+
+    const PUZZLE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    const SOLUTION: &str =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+    #[test]
+    fn solves_a_classic() {
+        let mut solver = Generic::<Nine>::new();
+        let puzzle = Grid::parse(PUZZLE).unwrap();
+        assert_eq!(solver.count_solutions(&puzzle, 2), 1);
+        assert_eq!(solver.solution().to_string(), SOLUTION);
+    }
+
+    #[test]
+    fn counts_zero_one_and_many() {
+        let mut solver = Generic::<Nine>::new();
+        let empty = Grid::<Nine>::empty();
+        assert_eq!(solver.count_solutions(&empty, 2), 2);
+        assert_eq!(solver.count_solutions(&empty, 50), 50);
+        // Clashing clues: two 5s in the first row.
+        let mut clash = Grid::<Nine>::parse(PUZZLE).unwrap();
+        clash.set(2, 5);
+        assert_eq!(solver.count_solutions(&clash, 2), 0);
+        // Consistent clues with no completion: row 0 holds 1–8, and the 9 its last cell
+        // needs sits in that cell's column.
+        let mut dead = Grid::<Nine>::empty();
+        for col in 1..9 {
+            dead.set(col, col as u8);
+        }
+        dead.set(27, 9);
+        assert!(dead.is_consistent());
+        assert_eq!(solver.count_solutions(&dead, 2), 0);
+        // The 4×4 grid has 288 solutions.
+        let mut small = Generic::<Four>::new();
+        assert_eq!(small.count_solutions(&Grid::empty(), 1000), 288);
+    }
+
+    #[test]
+    fn removal_test_sees_second_solutions() {
+        let mut solver = Generic::<Nine>::new();
+        let solution = Grid::<Nine>::parse(SOLUTION).unwrap();
+        let mut puzzle = Grid::<Nine>::parse(PUZZLE).unwrap();
+        // Removing a clue from a unique puzzle: the answer agrees with a full count.
+        for cell in 0..81 {
+            let d = puzzle.get(cell);
+            if d == 0 {
+                continue;
+            }
+            puzzle.set(cell, 0);
+            let unique = solver.count_solutions(&puzzle, 2) == 1;
+            assert_eq!(solver.has_solution_without(&puzzle, cell, d), !unique);
+            puzzle.set(cell, d);
+        }
+        assert!(!solver.has_solution_without(&solution, 0, 5));
+    }
+
+    #[test]
+    fn random_completion_fills_large_grids() {
+        let mut rng = crate::rng::attempt_rng(1, 2);
+        let mut solver = Generic::<Sixteen>::new();
+        let outcome = solver.complete(&Grid::empty(), u64::MAX, &mut Random(&mut rng));
+        assert_eq!(outcome, Outcome::Solutions(1));
+        assert!(solver.solution().is_solution());
+    }
+}
