@@ -24,7 +24,7 @@ use crate::shape::Nine;
 /// All 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
 
-/// `(d, b)` bands are numbered `3d + b`; the 27 of them fit a `u32` bit set.
+/// `(d, b)` bands are numbered `9b + d`; the 27 of them fit a `u32` bit set.
 const ALL_BANDS: u32 = (1 << 27) - 1;
 
 /// Which boxes of a band row hold a cell: the three 3-bit column groups of a 9-bit row,
@@ -130,7 +130,7 @@ const fn columns(cols: u32) -> u32 {
 /// A search state: where each digit may go, and which cells are still open.
 #[derive(Clone, Copy, Debug)]
 struct State {
-    /// Bit `9r + c` of `cand[3d + b]`: digit `d + 1` may go in row `3b + r`, column `c`.
+    /// Bit `9r + c` of `cand[9b + d]`: digit `d + 1` may go in row `3b + r`, column `c`.
     cand: [u32; 27],
     /// Open cells of each band.
     open: [u32; 3],
@@ -157,15 +157,28 @@ impl State {
         self.dirty |= ((new != old) as u32) << i;
     }
 
+    /// Removes `cells` from every digit of band `b` but `d`, marking the changed bands dirty.
+    #[inline(always)]
+    fn clear_others(&mut self, b: usize, d: usize, cells: u32) {
+        let band = &mut self.cand[9 * b..9 * b + 9];
+        let keep = band[d];
+        let mut changed = 0;
+        for (e, cand) in band.iter_mut().enumerate() {
+            let old = *cand;
+            *cand = old & !cells;
+            changed |= ((*cand != old) as u32) << e;
+        }
+        band[d] = keep;
+        self.dirty |= (changed & !(1 << d)) << (9 * b);
+    }
+
     /// The candidates of `cell` as a digit mask (bit `d - 1` for digit `d`).
     #[inline]
     fn digits_of(&self, cell: usize) -> u32 {
-        let (b, bit) = (cell / 27, 1 << (cell % 27));
+        let (b, at) = (cell / 27, cell % 27);
         let mut mask = 0;
         for d in 0..9 {
-            if self.cand[3 * d + b] & bit != 0 {
-                mask |= 1 << d;
-            }
+            mask |= (self.cand[9 * b + d] >> at & 1) << d;
         }
         mask
     }
@@ -180,21 +193,17 @@ impl State {
         let col = columns(1 << (at % 9));
         for other in 0..3 {
             if other != b {
-                self.clear(3 * d + other, col);
+                self.clear(9 * other + d, col);
             }
         }
-        self.clear(3 * d + b, PEERS_IN_BAND[at]);
-        for e in 0..9 {
-            if e != d {
-                self.clear(3 * e + b, bit);
-            }
-        }
+        self.clear(9 * b + d, PEERS_IN_BAND[at]);
+        self.clear_others(b, d, bit);
     }
 
     /// Recomputes band `i` after a change; see the module docs.
     #[inline(always)]
     fn update(&mut self, i: usize) -> Result<(), Unsolvable> {
-        let (d, b) = (i / 3, i % 3);
+        let (d, b) = (i % 9, i / 9);
         let cand = self.cand[i];
         let occupancy = BOXES_OF_ROW[(cand & 0x1FF) as usize]
             | BOXES_OF_ROW[(cand >> 9 & 0x1FF) as usize] << 3
@@ -215,14 +224,10 @@ impl State {
         let col = columns((placed | placed >> 9 | placed >> 18) & 0x1FF);
         for other in 0..3 {
             if other != b {
-                self.clear(3 * d + other, col);
+                self.clear(9 * other + d, col);
             }
         }
-        for e in 0..9 {
-            if e != d {
-                self.clear(3 * e + b, placed);
-            }
-        }
+        self.clear_others(b, d, placed);
         Ok(())
     }
 
@@ -248,7 +253,7 @@ impl State {
             }
             let (mut once, mut twice) = (0, 0);
             for d in 0..9 {
-                let cand = self.cand[3 * d + b];
+                let cand = self.cand[9 * b + d];
                 twice |= once & cand;
                 once |= cand;
             }
@@ -261,7 +266,7 @@ impl State {
                 singles &= singles - 1;
                 let bit = 1 << at;
                 // An earlier single of this pass may have taken this cell's last digit.
-                let Some(d) = (0..9).find(|&d| self.cand[3 * d + b] & bit != 0) else {
+                let Some(d) = (0..9).find(|&d| self.cand[9 * b + d] & bit != 0) else {
                     return Err(Unsolvable);
                 };
                 if self.open[b] & bit != 0 {
@@ -280,9 +285,9 @@ impl State {
         for d in 0..9 {
             let fold = |c: u32| (c | c >> 9 | c >> 18) & 0x1FF;
             let k = [
-                fold(self.cand[3 * d]),
-                fold(self.cand[3 * d + 1]),
-                fold(self.cand[3 * d + 2]),
+                fold(self.cand[d]),
+                fold(self.cand[9 + d]),
+                fold(self.cand[18 + d]),
             ];
             if k[0] | k[1] | k[2] != 0x1FF {
                 return Err(Unsolvable);
@@ -291,7 +296,7 @@ impl State {
                 let only = k[b] & !(k[(b + 1) % 3] | k[(b + 2) % 3]);
                 if only != 0 {
                     let boxes = BOX_COLUMNS[BOXES_OF_ROW[only as usize] as usize];
-                    self.clear(3 * d + b, columns(boxes & !only));
+                    self.clear(9 * b + d, columns(boxes & !only));
                 }
             }
         }
@@ -315,52 +320,45 @@ impl State {
         }
     }
 
-    /// An open cell to branch on: one with two candidates if there is one, else the first
-    /// open cell with the fewest.
+    /// An open cell with the fewest candidates (two, if any cell has two), the first in
+    /// row-major order. Candidates are counted for all cells of a band at once, in four
+    /// bit planes.
     fn branch_cell(&self) -> usize {
-        let mut fallback = usize::MAX;
-        for b in 0..3 {
-            let open = self.open[b];
-            if open == 0 {
-                continue;
-            }
-            let (mut once, mut twice, mut thrice) = (0, 0, 0);
+        let mut planes = [[0u32; 4]; 3];
+        for (b, [ones, twos, fours, eights]) in planes.iter_mut().enumerate() {
             for d in 0..9 {
-                let cand = self.cand[3 * d + b];
-                thrice |= twice & cand;
-                twice |= once & cand;
-                once |= cand;
-            }
-            let pairs = open & twice & !thrice;
-            if pairs != 0 {
-                return 27 * b + pairs.trailing_zeros() as usize;
-            }
-            if fallback == usize::MAX {
-                fallback = 27 * b + open.trailing_zeros() as usize;
+                let carry = *ones & self.cand[9 * b + d];
+                *ones ^= self.cand[9 * b + d];
+                let carry2 = *twos & carry;
+                *twos ^= carry;
+                *eights |= *fours & carry2;
+                *fours ^= carry2;
             }
         }
-        let mut best = fallback;
-        let mut fewest = self.digits_of(best).count_ones();
-        for b in 0..3 {
-            let mut open = self.open[b];
-            while open != 0 && fewest > 3 {
-                let cell = 27 * b + open.trailing_zeros() as usize;
-                open &= open - 1;
-                let n = self.digits_of(cell).count_ones();
-                if n < fewest {
-                    best = cell;
-                    fewest = n;
+        for count in 2..=9u32 {
+            for (b, [ones, twos, fours, eights]) in planes.iter().enumerate() {
+                let bit = |plane: u32, on: bool| if on { plane } else { !plane };
+                let cells = self.open[b]
+                    & bit(*ones, count & 1 != 0)
+                    & bit(*twos, count & 2 != 0)
+                    & bit(*fours, count & 4 != 0)
+                    & bit(*eights, count & 8 != 0);
+                if cells != 0 {
+                    return 27 * b + cells.trailing_zeros() as usize;
                 }
             }
         }
-        best
+        // Not reached: propagation leaves every open cell two digits or more.
+        (0..3)
+            .find(|&b| self.open[b] != 0)
+            .map_or(0, |b| 27 * b + self.open[b].trailing_zeros() as usize)
     }
 
     /// The grid of a solved state.
     fn grid(&self) -> Grid<Nine> {
         let mut grid = Grid::empty();
         for i in 0..27 {
-            let (d, b) = (i / 3, i % 3);
+            let (d, b) = (i % 9, i / 9);
             let mut cells = self.cand[i];
             while cells != 0 {
                 let at = cells.trailing_zeros() as usize;
@@ -406,7 +404,7 @@ impl Bands {
             let digit = puzzle.get(cell);
             if digit != 0 {
                 let d = digit as usize - 1;
-                if state.cand[3 * d + cell / 27] & 1 << (cell % 27) == 0 {
+                if state.cand[9 * (cell / 27) + d] & 1 << (cell % 27) == 0 {
                     return Err(Unsolvable);
                 }
                 state.place(cell, d);
@@ -451,8 +449,8 @@ impl Bands {
                     let (b, bit) = (cell / 27, 1 << (cell % 27));
                     let d = pick.trailing_zeros() as usize;
                     let mut rest = state;
-                    rest.cand[3 * d + b] &= !bit;
-                    rest.dirty |= 1 << (3 * d + b);
+                    rest.cand[9 * b + d] &= !bit;
+                    rest.dirty |= 1 << (9 * b + d);
                     self.stack.push(rest);
                     state.place(cell, d);
                     false
@@ -487,7 +485,7 @@ impl Engine<Nine> for Bands {
         let Ok(mut state) = Self::start(puzzle) else {
             return false;
         };
-        let i = 3 * (digit as usize - 1) + cell / 27;
+        let i = 9 * (cell / 27) + digit as usize - 1;
         state.cand[i] &= !(1 << (cell % 27));
         state.dirty |= 1 << i;
         matches!(
