@@ -7,8 +7,9 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use sudoku_bank::digger::Digger;
 use sudoku_bank::rng::attempt_rng;
-use sudoku_bank::{Engine, Grid, Nine, Shape, Sixteen, Solver, digger, generator};
+use sudoku_bank::{Engine, Grid, Nine, Shape, Sixteen, Solver, generator};
 
 fn load(name: &str, limit: usize) -> Vec<Grid<Nine>> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -66,6 +67,7 @@ fn dig_one<S: Shape>(c: &mut Criterion, label: &str, holes: usize) {
     let mut group = c.benchmark_group("dig");
     group.throughput(Throughput::Elements(1));
     let mut solver = Solver::<S>::new();
+    let mut digger = Digger::<S>::new();
     let grids: Vec<_> = (0..64)
         .map(|i| generator::fill(&mut solver, &mut attempt_rng(2, i)).0)
         .collect();
@@ -75,7 +77,7 @@ fn dig_one<S: Shape>(c: &mut Criterion, label: &str, holes: usize) {
             index += 1;
             let grid = &grids[index as usize % grids.len()];
             let mut tests = 0;
-            black_box(digger::dig(
+            black_box(digger.dig(
                 &mut solver,
                 grid,
                 holes,

@@ -6,12 +6,13 @@
 
 use std::time::Instant;
 
+use crate::digger::Digger;
+use crate::generator;
 use crate::grid::Grid;
 use crate::rng::attempt_rng;
 use crate::shape::Shape;
 use crate::solver::{Engine, Solver};
 use crate::stats::Work;
-use crate::{digger, generator};
 
 /// Dig orders tried on one grid before the attempt fills a new one.
 pub const ORDERS_PER_GRID: u32 = 3;
@@ -39,6 +40,7 @@ impl<S: Shape> Copy for Puzzle<S> {}
 #[derive(Debug)]
 pub struct Generator<S: Shape> {
     solver: Solver<S>,
+    digger: Digger<S>,
     holes: usize,
 }
 
@@ -47,6 +49,7 @@ impl<S: Shape> Generator<S> {
     pub fn new(holes: usize) -> Self {
         Generator {
             solver: Solver::<S>::new(),
+            digger: Digger::new(),
             holes,
         }
     }
@@ -70,7 +73,7 @@ impl<S: Shape> Generator<S> {
             }
             for _ in 0..ORDERS_PER_GRID {
                 let started = Instant::now();
-                let dug = digger::dig(
+                let dug = self.digger.dig(
                     &mut self.solver,
                     &solution,
                     self.holes,
