@@ -34,7 +34,8 @@ pub trait Shape: Copy + Debug + Default + Send + Sync + 'static {
     /// counts where they are known (4 for 4×4, 17 for 9×9).
     const MAX_HOLES: usize;
 
-    /// The search engine for grids of this size: [`Bands`] for 9×9, [`Generic`] otherwise.
+    /// The search engine for grids of this size: [`Bands`] for 9×9 and 16×16, [`Generic`]
+    /// for 4×4 and 25×25.
     type Solver: Engine<Self>;
 
     /// A fixed-size array holding one `T` per cell.
@@ -138,11 +139,11 @@ shape!(
 );
 shape!(
     /// 9×9 grids of 3×3 boxes.
-    Nine, box = 3, max_holes = 64, solver = Bands, peers = PEERS_9, units = UNITS_9
+    Nine, box = 3, max_holes = 64, solver = Bands<Nine>, peers = PEERS_9, units = UNITS_9
 );
 shape!(
     /// 16×16 grids of 4×4 boxes.
-    Sixteen, box = 4, max_holes = 256 - 15, solver = Generic<Sixteen>, peers = PEERS_16, units = UNITS_16
+    Sixteen, box = 4, max_holes = 256 - 15, solver = Bands<Sixteen>, peers = PEERS_16, units = UNITS_16
 );
 shape!(
     /// 25×25 grids of 5×5 boxes.

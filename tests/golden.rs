@@ -10,7 +10,7 @@ use crate::util::{bank, stdout_of};
 fn fixed_seed_banks_are_pinned() {
     for (size, holes, count, expected) in [
         ("9", "50", "200", "29a1a7a99167d3add3334421fccce775"),
-        ("16", "150", "20", "9e6fd484f81fdbe16b4b73de0fa71a88"),
+        ("16", "150", "20", "b3c69d0274cded0247ebab02280f3a12"),
     ] {
         let csv = stdout_of(&[
             "generate",

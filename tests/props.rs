@@ -59,58 +59,79 @@ proptest! {
     }
 }
 
-/// A 9×9 grid to test the engines on: a random solution with `holes` cells emptied (any
-/// number of solutions from 1 up), and, when `clash` is set, one cell overwritten with
-/// another digit (often no solution at all).
-fn probe(seed: u64, holes: usize, clash: Option<(usize, u8)>) -> Grid<Nine> {
+/// A grid to test the engines on: a random solution with `holes` cells emptied (any number
+/// of solutions from 1 up), and, when `clash` is set, one cell overwritten with another digit
+/// (often no solution at all).
+fn probe<S: Shape>(seed: u64, holes: usize, clash: Option<(usize, u8)>) -> Grid<S> {
     let mut rng = sudoku_bank::rng::attempt_rng(seed, 0);
-    let mut solver = Generic::<Nine>::new();
-    let (solution, _) = sudoku_bank::generator::fill(&mut solver, &mut rng);
+    let (solution, _) = sudoku_bank::generator::fill(&mut Generic::<S>::new(), &mut rng);
     let mut puzzle = solution;
-    let mut cells: Vec<usize> = (0..81).collect();
+    let mut cells: Vec<usize> = (0..S::CELLS).collect();
     sudoku_bank::rng::shuffle(&mut rng, &mut cells);
     for &cell in &cells[..holes] {
         puzzle.set(cell, 0);
     }
     if let Some((cell, digit)) = clash {
-        puzzle.set(cell, digit);
+        puzzle.set(cell % S::CELLS, (digit as usize % S::N) as u8 + 1);
     }
     puzzle
+}
+
+/// The size's engine against the reference on one probe: solution counts up to 3, the first
+/// solution, and the removal test, on grids with zero, one and many solutions.
+fn engines_agree<S: Shape>(puzzle: Grid<S>) -> Result<(), TestCaseError> {
+    let (mut fast, mut reference) = (Solver::<S>::new(), Generic::<S>::new());
+    let count = reference.count_solutions(&puzzle, 3);
+    prop_assert_eq!(fast.count_solutions(&puzzle, 3), count, "{}", puzzle);
+    if count == 1 {
+        prop_assert_eq!(fast.solution(), reference.solution());
+    }
+    if count >= 1 {
+        let found = *fast.solution();
+        prop_assert!(found.is_solution() && puzzle.agrees_with(&found));
+        // Remove one clue: a second solution exists exactly when the reference says so.
+        if let Some(cell) = (0..S::CELLS).find(|&c| puzzle.get(c) != 0) {
+            let mut emptied = puzzle;
+            let digit = emptied.get(cell);
+            emptied.set(cell, 0);
+            prop_assert_eq!(
+                fast.has_solution_without(&emptied, cell, digit),
+                reference.has_solution_without(&emptied, cell, digit),
+                "{} without {} at {}",
+                emptied,
+                digit,
+                cell
+            );
+        }
+    }
+    Ok(())
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
-    /// The 9×9 engine against the reference: solution counts up to 3, the first solution,
-    /// and the removal test, on grids with zero, one and many solutions.
     #[test]
     fn the_9x9_engine_agrees_with_the_reference(
         seed: u64,
         holes in 0usize..=81,
         clash in proptest::option::of((0usize..81, 1u8..=9)),
     ) {
-        let puzzle = probe(seed, holes, clash);
-        let (mut fast, mut reference) = (Solver::<Nine>::new(), Generic::<Nine>::new());
-        let count = reference.count_solutions(&puzzle, 3);
-        prop_assert_eq!(fast.count_solutions(&puzzle, 3), count, "{}", puzzle);
-        if count == 1 {
-            prop_assert_eq!(fast.solution(), reference.solution());
-        }
-        if count >= 1 {
-            let found = *fast.solution();
-            prop_assert!(found.is_solution() && puzzle.agrees_with(&found));
-            // Remove one clue: a second solution exists exactly when the reference says so.
-            if let Some(cell) = (0..81).find(|&c| puzzle.get(c) != 0) {
-                let mut emptied = puzzle;
-                let digit = emptied.get(cell);
-                emptied.set(cell, 0);
-                prop_assert_eq!(
-                    fast.has_solution_without(&emptied, cell, digit),
-                    reference.has_solution_without(&emptied, cell, digit),
-                    "{} without {} at {}", emptied, digit, cell
-                );
-            }
-        }
+        engines_agree(probe::<Nine>(seed, holes, clash))?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Holes from 100 up: fewer leave the grid trivially forced, and many more make the
+    /// reference's count to 3 slow on grids with a huge number of solutions.
+    #[test]
+    fn the_16x16_engine_agrees_with_the_reference(
+        seed: u64,
+        holes in prop_oneof![100usize..=190, 240usize..=256],
+        clash in proptest::option::of((0usize..256, 1u8..=16)),
+    ) {
+        engines_agree(probe::<Sixteen>(seed, holes, clash))?;
     }
 }
 

@@ -1,117 +1,137 @@
-//! The 9×9 engine: candidates held digit by digit, band by band, in the manner of JCZSolve.
+//! The band engine for 9×9 and 16×16: candidates held digit by digit, band by band, in the
+//! manner of JCZSolve.
 //!
-//! For each digit and each band (three rows of the grid) one `u32` holds the 27 cells where the
-//! digit may still go, bit `9r + c` for row `r` of the band and column `c`. Within a band a
-//! digit fills one cell in each row and in each box, so the rows' choice of box is one of six
-//! permutations. Folding a band to its 3×3 row-by-box occupancy and looking the occupancy up
-//! in a table of what those permutations allow ([`ALLOWED`]) applies, in one step, hidden
-//! singles in the band's rows and boxes and the band's pointing and claiming eliminations.
-//! A row left with one cell places the digit there: its column is cleared in the other two
-//! bands and the other digits are cleared from the cell. Naked singles (cells with one digit
-//! left) are found across the nine digits with two bit sums. The search branches on a cell
-//! with two candidates when there is one.
+//! A *band* is a row of boxes: `BOX` rows of the grid. For each digit and each band one `u64`
+//! holds the cells of the band where the digit may still go, bit `N·r + c` for row `r` of the
+//! band and column `c` (27 bits on 9×9, all 64 on 16×16). Within a band a digit fills one cell
+//! in each row and in each box, so the rows' choice of box is a permutation. Folding a band to
+//! its row-by-box occupancy and looking the occupancy up in a table of what those permutations
+//! allow ([`Banded::allowed`]) applies, in one step, hidden singles in the band's rows and boxes
+//! and the band's pointing and claiming eliminations. A row left with one cell places the digit
+//! there: its column is cleared in the other bands and the other digits are cleared from the
+//! cell. A column rule finds digits that a column allows in one band only; naked singles (cells
+//! with one digit left) come from two bit sums across the digits. The search branches on a cell
+//! with the fewest candidates, counted for a whole band at once in bit planes.
 //!
 //! A band is recomputed only when it changed since it was last looked at (`dirty`). Every
 //! state is a few fixed arrays, copied onto a stack the engine keeps, so searches allocate
 //! nothing once the engine has warmed up. [`Generic`](super::Generic) is the reference this
 //! engine is tested against.
 
+use std::fmt::Debug;
+use std::ops::{Index, IndexMut};
+
 use super::{Ascending, Branching, Engine, Outcome};
 use crate::error::Unsolvable;
 use crate::grid::{Digit, Grid};
-use crate::shape::Nine;
+use crate::shape::{Nine, Shape, Sixteen};
 
-/// All 27 cells of a band.
-const BAND: u32 = (1 << 27) - 1;
+/// A size whose bands fit one `u64`: 9×9 and 16×16. Provides the two table lookups of the
+/// band update; everything else is computed from `BOX` and `N`.
+pub trait Banded: Shape {
+    /// One `u64` per (band, digit) pair, band-major: `N · band + digit`.
+    type Bands: Copy + Debug + Send + Sync + Index<usize, Output = u64> + IndexMut<usize>;
 
-/// `(d, b)` bands are numbered `9b + d`; the 27 of them fit a `u32` bit set.
-const ALL_BANDS: u32 = (1 << 27) - 1;
+    /// Every (band, digit) entry set to `value`.
+    fn bands(value: u64) -> Self::Bands;
 
-/// Which boxes of a band row hold a cell: the three 3-bit column groups of a 9-bit row,
-/// folded to one bit each.
-const BOXES_OF_ROW: [u32; 512] = {
-    let mut table = [0; 512];
-    let mut row = 0;
-    while row < 512 {
-        let mut b = 0;
-        while b < 3 {
-            if row >> (3 * b) & 7 != 0 {
-                table[row] |= 1 << b;
-            }
-            b += 1;
-        }
-        row += 1;
+    /// The band's row-by-box occupancy: bit `BOX·r + j` when row `r` of the band still has a
+    /// candidate cell in box `j`.
+    fn occupancy(band: u64) -> usize;
+
+    /// The cells of a band a digit can still take given its occupancy: the union of the
+    /// row-to-box permutations the occupancy fits, expanded to cells. 0 when none fits.
+    fn allowed(occupancy: usize) -> u64;
+
+    /// The other cells of the row and box of cell `at` of a band, and its column in the band.
+    fn peers_in_band(at: usize) -> u64;
+
+    /// The columns of a set of boxes of a band (bit `j` for box `j`), as an `N`-bit row.
+    fn box_columns(boxes: usize) -> u64;
+
+    /// The rows of a band that hold exactly one cell, as cells.
+    #[inline(always)]
+    fn lone_rows(band: u64) -> u64 {
+        (0..Self::BOX).fold(0, |lone, r| {
+            let row = band >> (Self::N * r) & low_bits(Self::N);
+            let one = (row & row.wrapping_sub(1) == 0) as u64;
+            lone | (row * one) << (Self::N * r)
+        })
     }
-    table
-};
+}
 
-/// For a band's 3×3 row-by-box occupancy (bit `3r + b`), the cells of the band a digit can
-/// still take: the union of the row-to-box permutations that fit the occupancy, expanded to
-/// cells. 0 when no permutation fits (the digit cannot go in this band: a contradiction).
-const ALLOWED: [u32; 512] = {
-    const PERMUTATIONS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
-    let mut table = [0; 512];
+/// For every `B`×`B` occupancy (bit `B·r + j`), the union of the row-to-box permutations
+/// inside it: 0 when there is none.
+const fn allowed_patterns<const B: usize, const LEN: usize>() -> [u16; LEN] {
+    // The permutations of B rows onto B boxes, as patterns.
+    let mut perms = [0u16; 24];
+    let mut count = 0;
+    let mut map = 0;
+    let mut maps = 1;
+    let mut k = 0;
+    while k < B {
+        maps *= B;
+        k += 1;
+    }
+    while map < maps {
+        let (mut rest, mut boxes, mut pattern, mut row) = (map, 0u32, 0u16, 0);
+        while row < B {
+            let j = rest % B;
+            rest /= B;
+            boxes |= 1 << j;
+            pattern |= 1 << (B * row + j);
+            row += 1;
+        }
+        if boxes == (1 << B) - 1 {
+            perms[count] = pattern;
+            count += 1;
+        }
+        map += 1;
+    }
+    let mut table = [0u16; LEN];
     let mut occupancy = 0;
-    while occupancy < 512 {
-        let mut fits = 0u32;
+    while occupancy < LEN {
         let mut p = 0;
-        while p < 6 {
-            let perm = PERMUTATIONS[p];
-            let pattern = 1 << perm[0] | 1 << (3 + perm[1]) | 1 << (6 + perm[2]);
-            if pattern & !occupancy == 0 {
-                fits |= pattern;
+        while p < count {
+            if perms[p] as usize & !occupancy == 0 {
+                table[occupancy] |= perms[p];
             }
             p += 1;
         }
-        let mut cells = 0;
-        let mut at = 0;
-        while at < 9 {
-            if fits >> at & 1 != 0 {
-                let (row, boxed) = (at / 3, at % 3);
-                cells |= 0o7 << (9 * row + 3 * boxed);
-            }
-            at += 1;
-        }
-        table[occupancy as usize] = cells;
         occupancy += 1;
     }
     table
-};
+}
 
-/// The columns of a set of boxes (bit `b` for box `b` of a band): 3 bits per box.
-const BOX_COLUMNS: [u32; 8] = [0, 0o7, 0o70, 0o77, 0o700, 0o707, 0o770, 0o777];
-
-/// A 9-bit row if it holds exactly one cell, else 0.
-const LONE: [u32; 512] = {
-    let mut table = [0; 512];
+/// For every `N`-bit band row (`N = B²`), which of its `B` boxes hold a cell.
+const fn boxes_of_row<const B: usize, const LEN: usize>() -> [u8; LEN] {
+    let mut table = [0u8; LEN];
     let mut row = 0;
-    while row < 512 {
-        if (row as u32).count_ones() == 1 {
-            table[row] = row as u32;
+    while row < LEN {
+        let mut j = 0;
+        while j < B {
+            if row >> (B * j) & ((1 << B) - 1) != 0 {
+                table[row] |= 1 << j;
+            }
+            j += 1;
         }
         row += 1;
     }
     table
-};
+}
 
-/// For each cell of a band, the other cells of its row and box within the band, and its
-/// column within the band.
-const PEERS_IN_BAND: [u32; 27] = {
-    let mut table = [0; 27];
+/// For each cell of a band of box side `B`, the other cells of its row and box in the band,
+/// and its column in the band.
+const fn peers_in_band<const B: usize, const LEN: usize>() -> [u64; LEN] {
+    let n = B * B;
+    let mut table = [0u64; LEN];
     let mut cell = 0;
-    while cell < 27 {
-        let (row, col) = (cell / 9, cell % 9);
+    while cell < LEN {
+        let (row, col) = (cell / n, cell % n);
         let mut other = 0;
-        while other < 27 {
-            let (r, c) = (other / 9, other % 9);
-            if other != cell && (r == row || c == col || c / 3 == col / 3) {
+        while other < LEN {
+            let (r, c) = (other / n, other % n);
+            if other != cell && (r == row || c == col || c / B == col / B) {
                 table[cell] |= 1 << other;
             }
             other += 1;
@@ -119,119 +139,271 @@ const PEERS_IN_BAND: [u32; 27] = {
         cell += 1;
     }
     table
-};
+}
 
-/// The cells of a band in the columns of a 9-bit column set, in all three rows.
-#[inline(always)]
-const fn columns(cols: u32) -> u32 {
-    cols | cols << 9 | cols << 18
+/// A `B`×`B` row-by-box pattern expanded to the cells of a band.
+const fn expand<const B: usize>(pattern: u16) -> u64 {
+    let mut cells = 0u64;
+    let mut at = 0;
+    while at < B * B {
+        if pattern >> at & 1 != 0 {
+            let (row, j) = (at / B, at % B);
+            cells |= ((1 << B) - 1) << (B * B * row + B * j);
+        }
+        at += 1;
+    }
+    cells
+}
+
+static PEERS_IN_BAND_3: [u64; 27] = peers_in_band::<3, 27>();
+static PEERS_IN_BAND_4: [u64; 64] = peers_in_band::<4, 64>();
+/// A 9-cell band row if it holds exactly one cell, else 0.
+static LONE_3: [u64; 1 << 9] = {
+    let mut table = [0u64; 1 << 9];
+    let mut row = 0;
+    while row < 1 << 9 {
+        if (row as u32).count_ones() == 1 {
+            table[row] = row as u64;
+        }
+        row += 1;
+    }
+    table
+};
+static BOXES_OF_ROW_3: [u8; 1 << 9] = boxes_of_row::<3, { 1 << 9 }>();
+static BOXES_OF_ROW_4: [u8; 1 << 16] = boxes_of_row::<4, { 1 << 16 }>();
+static ALLOWED_4: [u16; 1 << 16] = allowed_patterns::<4, { 1 << 16 }>();
+/// 9×9 keeps its allowed cells expanded: 512 entries.
+static ALLOWED_CELLS_3: [u64; 1 << 9] = {
+    let patterns = allowed_patterns::<3, { 1 << 9 }>();
+    let mut table = [0u64; 1 << 9];
+    let mut occupancy = 0;
+    while occupancy < 1 << 9 {
+        table[occupancy] = expand::<3>(patterns[occupancy]);
+        occupancy += 1;
+    }
+    table
+};
+/// A row's boxes (`B` bits) expanded to the row's cells.
+const fn expand_row<const B: usize, const LEN: usize>() -> [u64; LEN] {
+    let mut table = [0u64; LEN];
+    let mut bits = 0;
+    while bits < LEN {
+        table[bits] = expand::<B>(bits as u16);
+        bits += 1;
+    }
+    table
+}
+static EXPAND_ROW_3: [u64; 8] = expand_row::<3, 8>();
+static EXPAND_ROW_4: [u64; 16] = expand_row::<4, 16>();
+
+impl Banded for Nine {
+    type Bands = [u64; 27];
+
+    fn bands(value: u64) -> Self::Bands {
+        [value; 27]
+    }
+
+    #[inline(always)]
+    fn occupancy(band: u64) -> usize {
+        let row = |r: usize| BOXES_OF_ROW_3[(band >> (9 * r) & 0x1FF) as usize] as usize;
+        row(0) | row(1) << 3 | row(2) << 6
+    }
+
+    #[inline(always)]
+    fn allowed(occupancy: usize) -> u64 {
+        ALLOWED_CELLS_3[occupancy]
+    }
+
+    #[inline(always)]
+    fn peers_in_band(at: usize) -> u64 {
+        PEERS_IN_BAND_3[at]
+    }
+
+    #[inline(always)]
+    fn box_columns(boxes: usize) -> u64 {
+        EXPAND_ROW_3[boxes]
+    }
+
+    #[inline(always)]
+    fn lone_rows(band: u64) -> u64 {
+        let row = |r: usize| LONE_3[(band >> (9 * r) & 0x1FF) as usize] << (9 * r);
+        row(0) | row(1) | row(2)
+    }
+}
+
+impl Banded for Sixteen {
+    type Bands = [u64; 64];
+
+    fn bands(value: u64) -> Self::Bands {
+        [value; 64]
+    }
+
+    #[inline(always)]
+    fn occupancy(band: u64) -> usize {
+        let row = |r: usize| BOXES_OF_ROW_4[(band >> (16 * r) & 0xFFFF) as usize] as usize;
+        row(0) | row(1) << 4 | row(2) << 8 | row(3) << 12
+    }
+
+    #[inline(always)]
+    fn allowed(occupancy: usize) -> u64 {
+        let pattern = ALLOWED_4[occupancy] as usize;
+        let row = |r: usize| EXPAND_ROW_4[pattern >> (4 * r) & 0xF] << (16 * r);
+        row(0) | row(1) | row(2) | row(3)
+    }
+
+    #[inline(always)]
+    fn peers_in_band(at: usize) -> u64 {
+        PEERS_IN_BAND_4[at]
+    }
+
+    #[inline(always)]
+    fn box_columns(boxes: usize) -> u64 {
+        EXPAND_ROW_4[boxes]
+    }
+}
+
+/// A mask of the `bits` lowest bits (`bits ≤ 64`).
+const fn low_bits(bits: usize) -> u64 {
+    if bits == 64 {
+        u64::MAX
+    } else {
+        (1 << bits) - 1
+    }
 }
 
 /// A search state: where each digit may go, and which cells are still open.
-#[derive(Clone, Copy, Debug)]
-struct State {
-    /// Bit `9r + c` of `cand[9b + d]`: digit `d + 1` may go in row `3b + r`, column `c`.
-    cand: [u32; 27],
-    /// Open cells of each band.
-    open: [u32; 3],
-    /// Bands changed since they were last recomputed.
-    dirty: u32,
+struct State<S: Banded> {
+    /// Bit `N·r + c` of `cand[N·b + d]`: digit `d + 1` may go in row `BOX·b + r`, column `c`.
+    cand: S::Bands,
+    /// Open cells of each band (the first `BOX` entries are used).
+    open: [u64; 4],
+    /// (band, digit) entries changed since they were last recomputed.
+    dirty: u64,
 }
 
-impl State {
+impl<S: Banded> Clone for State<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S: Banded> Copy for State<S> {}
+
+impl<S: Banded> Debug for State<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("State")
+            .field("open", &self.open)
+            .field("dirty", &self.dirty)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: Banded> State<S> {
+    /// Cells in a band, and (band, digit) entries: both `BOX · N`.
+    const WIDTH: usize = S::BOX * S::N;
+    /// The cells of one band row.
+    const ROW: u64 = low_bits(S::N);
+
     /// Every digit possible everywhere.
-    fn empty() -> State {
+    fn empty() -> Self {
+        let band = low_bits(Self::WIDTH);
+        let mut open = [0; 4];
+        open[..S::BOX].fill(band);
         State {
-            cand: [BAND; 27],
-            open: [BAND; 3],
-            dirty: ALL_BANDS,
+            cand: S::bands(band),
+            open,
+            dirty: low_bits(Self::WIDTH),
         }
     }
 
-    /// Removes `cells` from band `i`, marking the band dirty if that changed it.
+    /// The cells of a band in the columns of an `N`-bit column set, in every row.
     #[inline(always)]
-    fn clear(&mut self, i: usize, cells: u32) {
+    fn columns(cols: u64) -> u64 {
+        (0..S::BOX).fold(0, |cells, r| cells | cols << (S::N * r))
+    }
+
+    /// The columns of a band that hold a cell.
+    #[inline(always)]
+    fn fold(band: u64) -> u64 {
+        (0..S::BOX).fold(0, |cols, r| cols | band >> (S::N * r)) & Self::ROW
+    }
+
+    /// Removes `cells` from entry `i`, marking it dirty if that changed it.
+    #[inline(always)]
+    fn clear(&mut self, i: usize, cells: u64) {
         let old = self.cand[i];
         let new = old & !cells;
         self.cand[i] = new;
-        self.dirty |= ((new != old) as u32) << i;
+        self.dirty |= ((new != old) as u64) << i;
     }
 
-    /// Removes `cells` from every digit of band `b` but `d`, marking the changed bands dirty.
+    /// Removes `cells` from every digit of band `b` but `d`, marking the changed entries dirty.
     #[inline(always)]
-    fn clear_others(&mut self, b: usize, d: usize, cells: u32) {
-        let band = &mut self.cand[9 * b..9 * b + 9];
-        let keep = band[d];
+    fn clear_others(&mut self, b: usize, d: usize, cells: u64) {
+        let keep = self.cand[S::N * b + d];
         let mut changed = 0;
-        for (e, cand) in band.iter_mut().enumerate() {
-            let old = *cand;
-            *cand = old & !cells;
-            changed |= ((*cand != old) as u32) << e;
+        for e in 0..S::N {
+            let i = S::N * b + e;
+            let old = self.cand[i];
+            let new = old & !cells;
+            self.cand[i] = new;
+            changed |= ((new != old) as u64) << e;
         }
-        band[d] = keep;
-        self.dirty |= (changed & !(1 << d)) << (9 * b);
+        self.cand[S::N * b + d] = keep;
+        self.dirty |= (changed & !(1 << d)) << (S::N * b);
     }
 
     /// The candidates of `cell` as a digit mask (bit `d - 1` for digit `d`).
     #[inline]
     fn digits_of(&self, cell: usize) -> u32 {
-        let (b, at) = (cell / 27, cell % 27);
-        let mut mask = 0;
-        for d in 0..9 {
-            mask |= (self.cand[9 * b + d] >> at & 1) << d;
-        }
-        mask
+        let (b, at) = (cell / Self::WIDTH, cell % Self::WIDTH);
+        (0..S::N).fold(0, |mask, d| {
+            mask | ((self.cand[S::N * b + d] >> at & 1) as u32) << d
+        })
     }
 
     /// Puts digit `d + 1` in `cell`, which is open and still allows it: clears its row, box
     /// and column, and the other digits of the cell.
     #[inline]
     fn place(&mut self, cell: usize, d: usize) {
-        let (b, at) = (cell / 27, cell % 27);
+        let (b, at) = (cell / Self::WIDTH, cell % Self::WIDTH);
         let bit = 1 << at;
         self.open[b] &= !bit;
-        let col = columns(1 << (at % 9));
-        for other in 0..3 {
+        let col = Self::columns(1 << (at % S::N));
+        for other in 0..S::BOX {
             if other != b {
-                self.clear(9 * other + d, col);
+                self.clear(S::N * other + d, col);
             }
         }
-        self.clear(9 * b + d, PEERS_IN_BAND[at]);
+        self.clear(S::N * b + d, S::peers_in_band(at));
         self.clear_others(b, d, bit);
     }
 
-    /// Recomputes band `i` after a change; see the module docs.
+    /// Recomputes entry `i` after a change; see the module docs.
     #[inline(always)]
     fn update(&mut self, i: usize) -> Result<(), Unsolvable> {
-        let (d, b) = (i % 9, i / 9);
-        let cand = self.cand[i];
-        let occupancy = BOXES_OF_ROW[(cand & 0x1FF) as usize]
-            | BOXES_OF_ROW[(cand >> 9 & 0x1FF) as usize] << 3
-            | BOXES_OF_ROW[(cand >> 18) as usize] << 6;
-        let cand = cand & ALLOWED[occupancy as usize];
+        let (b, d) = (i / S::N, i % S::N);
+        let cand = self.cand[i] & S::allowed(S::occupancy(self.cand[i]));
         if cand == 0 {
             return Err(Unsolvable);
         }
         self.cand[i] = cand;
-        let lone = LONE[(cand & 0x1FF) as usize]
-            | LONE[(cand >> 9 & 0x1FF) as usize] << 9
-            | LONE[(cand >> 18) as usize] << 18;
-        let placed = lone & self.open[b];
+        let placed = S::lone_rows(cand) & self.open[b];
         if placed == 0 {
             return Ok(());
         }
         self.open[b] &= !placed;
-        let col = columns((placed | placed >> 9 | placed >> 18) & 0x1FF);
-        for other in 0..3 {
+        let col = Self::columns(Self::fold(placed));
+        for other in 0..S::BOX {
             if other != b {
-                self.clear(9 * other + d, col);
+                self.clear(S::N * other + d, col);
             }
         }
         self.clear_others(b, d, placed);
         Ok(())
     }
 
-    /// Recomputes changed bands until none changes.
+    /// Recomputes changed entries until none changes.
     #[inline]
     fn settle(&mut self) -> Result<(), Unsolvable> {
         while self.dirty != 0 {
@@ -246,14 +418,14 @@ impl State {
     /// placed anything.
     fn naked_singles(&mut self) -> Result<bool, Unsolvable> {
         let mut found = false;
-        for b in 0..3 {
+        for b in 0..S::BOX {
             let open = self.open[b];
             if open == 0 {
                 continue;
             }
             let (mut once, mut twice) = (0, 0);
-            for d in 0..9 {
-                let cand = self.cand[9 * b + d];
+            for d in 0..S::N {
+                let cand = self.cand[S::N * b + d];
                 twice |= once & cand;
                 once |= cand;
             }
@@ -266,11 +438,11 @@ impl State {
                 singles &= singles - 1;
                 let bit = 1 << at;
                 // An earlier single of this pass may have taken this cell's last digit.
-                let Some(d) = (0..9).find(|&d| self.cand[9 * b + d] & bit != 0) else {
+                let Some(d) = (0..S::N).find(|&d| self.cand[S::N * b + d] & bit != 0) else {
                     return Err(Unsolvable);
                 };
                 if self.open[b] & bit != 0 {
-                    self.place(27 * b + at, d);
+                    self.place(Self::WIDTH * b + at, d);
                     found = true;
                 }
             }
@@ -281,22 +453,30 @@ impl State {
     /// The column rule, for every digit: a digit that can go in a column only within one
     /// band must go there, so the rest of that column's box in the band loses it; a column
     /// where a digit can go nowhere is a contradiction.
-    fn columns(&mut self) -> Result<(), Unsolvable> {
-        for d in 0..9 {
-            let fold = |c: u32| (c | c >> 9 | c >> 18) & 0x1FF;
-            let k = [
-                fold(self.cand[d]),
-                fold(self.cand[9 + d]),
-                fold(self.cand[18 + d]),
-            ];
-            if k[0] | k[1] | k[2] != 0x1FF {
+    fn columns_rule(&mut self) -> Result<(), Unsolvable> {
+        for d in 0..S::N {
+            let mut cols = [0u64; 4];
+            for (b, c) in cols.iter_mut().enumerate().take(S::BOX) {
+                *c = Self::fold(self.cand[S::N * b + d]);
+            }
+            let (mut once, mut twice) = (0, 0);
+            for &c in &cols[..S::BOX] {
+                twice |= once & c;
+                once |= c;
+            }
+            if once != Self::ROW {
                 return Err(Unsolvable);
             }
-            for b in 0..3 {
-                let only = k[b] & !(k[(b + 1) % 3] | k[(b + 2) % 3]);
-                if only != 0 {
-                    let boxes = BOX_COLUMNS[BOXES_OF_ROW[only as usize] as usize];
-                    self.clear(9 * b + d, columns(boxes & !only));
+            let only = once & !twice;
+            if only == 0 {
+                continue;
+            }
+            for (b, &c) in cols.iter().enumerate().take(S::BOX) {
+                let mine = c & only;
+                if mine != 0 {
+                    // The boxes those columns cross, less the columns themselves.
+                    let in_boxes = S::box_columns(S::occupancy(mine));
+                    self.clear(S::N * b + d, Self::columns(in_boxes & !mine));
                 }
             }
         }
@@ -307,104 +487,95 @@ impl State {
     fn propagate(&mut self) -> Result<(), Unsolvable> {
         loop {
             self.settle()?;
-            if self.open == [0; 3] {
+            if self.solved() {
                 return Ok(());
             }
             if self.naked_singles()? {
                 continue;
             }
-            self.columns()?;
+            self.columns_rule()?;
             if self.dirty == 0 {
                 return Ok(());
             }
         }
     }
 
-    /// An open cell with the fewest candidates (two, if any cell has two), the first in
-    /// row-major order. Candidates are counted for all cells of a band at once, in four
-    /// bit planes.
+    /// True when every cell is placed.
+    #[inline]
+    fn solved(&self) -> bool {
+        self.open == [0; 4]
+    }
+
+    /// An open cell with the fewest candidates, the first in row-major order. Candidates are
+    /// counted for all cells of a band at once, in five bit planes (counts up to 31).
     fn branch_cell(&self) -> usize {
-        let mut planes = [[0u32; 4]; 3];
-        for (b, [ones, twos, fours, eights]) in planes.iter_mut().enumerate() {
-            for d in 0..9 {
-                let carry = *ones & self.cand[9 * b + d];
-                *ones ^= self.cand[9 * b + d];
-                let carry2 = *twos & carry;
-                *twos ^= carry;
-                *eights |= *fours & carry2;
-                *fours ^= carry2;
+        let mut planes = [[0u64; 5]; 4];
+        for (b, planes) in planes.iter_mut().enumerate().take(S::BOX) {
+            for d in 0..S::N {
+                let mut carry = self.cand[S::N * b + d];
+                for plane in planes.iter_mut() {
+                    let next = *plane & carry;
+                    *plane ^= carry;
+                    carry = next;
+                }
             }
         }
-        for count in 2..=9u32 {
-            for (b, [ones, twos, fours, eights]) in planes.iter().enumerate() {
-                let bit = |plane: u32, on: bool| if on { plane } else { !plane };
-                let cells = self.open[b]
-                    & bit(*ones, count & 1 != 0)
-                    & bit(*twos, count & 2 != 0)
-                    & bit(*fours, count & 4 != 0)
-                    & bit(*eights, count & 8 != 0);
+        for count in 2..=S::N {
+            for (b, planes) in planes.iter().enumerate().take(S::BOX) {
+                let cells = planes
+                    .iter()
+                    .enumerate()
+                    .fold(self.open[b], |cells, (k, &p)| {
+                        cells & if count >> k & 1 != 0 { p } else { !p }
+                    });
                 if cells != 0 {
-                    return 27 * b + cells.trailing_zeros() as usize;
+                    return Self::WIDTH * b + cells.trailing_zeros() as usize;
                 }
             }
         }
         // Not reached: propagation leaves every open cell two digits or more.
-        (0..3)
-            .find(|&b| self.open[b] != 0)
-            .map_or(0, |b| 27 * b + self.open[b].trailing_zeros() as usize)
+        (0..S::BOX).find(|&b| self.open[b] != 0).map_or(0, |b| {
+            Self::WIDTH * b + self.open[b].trailing_zeros() as usize
+        })
     }
 
     /// The grid of a solved state.
-    fn grid(&self) -> Grid<Nine> {
+    fn grid(&self) -> Grid<S> {
         let mut grid = Grid::empty();
-        for i in 0..27 {
-            let (d, b) = (i % 9, i / 9);
+        for i in 0..Self::WIDTH {
+            let (b, d) = (i / S::N, i % S::N);
             let mut cells = self.cand[i];
             while cells != 0 {
                 let at = cells.trailing_zeros() as usize;
                 cells &= cells - 1;
-                grid.set(27 * b + at, d as Digit + 1);
+                grid.set(Self::WIDTH * b + at, d as Digit + 1);
             }
         }
         grid
     }
 }
 
-/// The 9×9 search engine (see the module docs). Keep one per thread.
+/// The band search engine (see the module docs). Keep one per thread.
 #[derive(Debug)]
-pub struct Bands {
+pub struct Bands<S: Banded> {
     /// Saved alternatives: a state with one digit removed from a cell.
-    stack: Vec<State>,
+    stack: Vec<State<S>>,
     /// The first solution of the last search that found one.
-    first: Grid<Nine>,
+    first: Grid<S>,
     /// Branches taken since the engine was created.
     branches: u64,
 }
 
-impl Default for Bands {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Bands {
-    /// An engine with room for the deepest search.
-    pub fn new() -> Self {
-        Bands {
-            stack: Vec::with_capacity(81),
-            first: Grid::empty(),
-            branches: 0,
-        }
-    }
-
+impl<S: Banded> Bands<S> {
     /// The state with every clue of `puzzle` placed, not yet propagated.
-    fn start(puzzle: &Grid<Nine>) -> Result<State, Unsolvable> {
-        let mut state = State::empty();
-        for cell in 0..81 {
+    fn start(puzzle: &Grid<S>) -> Result<State<S>, Unsolvable> {
+        let mut state = State::<S>::empty();
+        let width = State::<S>::WIDTH;
+        for cell in 0..S::CELLS {
             let digit = puzzle.get(cell);
             if digit != 0 {
                 let d = digit as usize - 1;
-                if state.cand[9 * (cell / 27) + d] & 1 << (cell % 27) == 0 {
+                if state.cand[S::N * (cell / width) + d] >> (cell % width) & 1 == 0 {
                     return Err(Unsolvable);
                 }
                 state.place(cell, d);
@@ -416,7 +587,7 @@ impl Bands {
     /// Depth-first search from `state` for up to `limit` solutions within `budget` branches.
     fn search(
         &mut self,
-        mut state: State,
+        mut state: State<S>,
         limit: usize,
         budget: u64,
         branching: &mut impl Branching,
@@ -427,7 +598,7 @@ impl Bands {
         loop {
             let dead_end = match state.propagate() {
                 Err(Unsolvable) => true,
-                Ok(()) if state.open == [0; 3] => {
+                Ok(()) if state.solved() => {
                     found += 1;
                     if found == 1 {
                         self.first = state.grid();
@@ -444,13 +615,12 @@ impl Bands {
                     taken += 1;
                     self.branches += 1;
                     let cell = state.branch_cell();
-                    let digits = state.digits_of(cell);
-                    let pick = branching.choose(digits);
-                    let (b, bit) = (cell / 27, 1 << (cell % 27));
-                    let d = pick.trailing_zeros() as usize;
+                    let d = branching.choose(state.digits_of(cell)).trailing_zeros() as usize;
+                    let width = State::<S>::WIDTH;
+                    let i = S::N * (cell / width) + d;
                     let mut rest = state;
-                    rest.cand[9 * b + d] &= !bit;
-                    rest.dirty |= 1 << (9 * b + d);
+                    rest.cand[i] &= !(1 << (cell % width));
+                    rest.dirty |= 1 << i;
                     self.stack.push(rest);
                     state.place(cell, d);
                     false
@@ -466,12 +636,16 @@ impl Bands {
     }
 }
 
-impl Engine<Nine> for Bands {
+impl<S: Banded> Engine<S> for Bands<S> {
     fn new() -> Self {
-        Bands::new()
+        Bands {
+            stack: Vec::with_capacity(S::CELLS),
+            first: Grid::empty(),
+            branches: 0,
+        }
     }
 
-    fn count_solutions(&mut self, puzzle: &Grid<Nine>, limit: usize) -> usize {
+    fn count_solutions(&mut self, puzzle: &Grid<S>, limit: usize) -> usize {
         match Self::start(puzzle) {
             Ok(state) => match self.search(state, limit, u64::MAX, &mut Ascending) {
                 Outcome::Solutions(n) => n,
@@ -481,12 +655,13 @@ impl Engine<Nine> for Bands {
         }
     }
 
-    fn has_solution_without(&mut self, puzzle: &Grid<Nine>, cell: usize, digit: Digit) -> bool {
+    fn has_solution_without(&mut self, puzzle: &Grid<S>, cell: usize, digit: Digit) -> bool {
         let Ok(mut state) = Self::start(puzzle) else {
             return false;
         };
-        let i = 9 * (cell / 27) + digit as usize - 1;
-        state.cand[i] &= !(1 << (cell % 27));
+        let width = State::<S>::WIDTH;
+        let i = S::N * (cell / width) + digit as usize - 1;
+        state.cand[i] &= !(1 << (cell % width));
         state.dirty |= 1 << i;
         matches!(
             self.search(state, 1, u64::MAX, &mut Ascending),
@@ -496,7 +671,7 @@ impl Engine<Nine> for Bands {
 
     fn complete(
         &mut self,
-        puzzle: &Grid<Nine>,
+        puzzle: &Grid<S>,
         budget: u64,
         branching: &mut impl Branching,
     ) -> Outcome {
@@ -506,7 +681,7 @@ impl Engine<Nine> for Bands {
         }
     }
 
-    fn solution(&self) -> &Grid<Nine> {
+    fn solution(&self) -> &Grid<S> {
         &self.first
     }
 
@@ -522,13 +697,22 @@ mod tests {
     #[test]
     fn tables() {
         // A full band allows every cell; one row empty allows nothing.
-        assert_eq!(ALLOWED[0o777], BAND);
-        assert_eq!(ALLOWED[0o077], 0);
+        assert_eq!(Nine::allowed(0o777), (1 << 27) - 1);
+        assert_eq!(Nine::allowed(0o077), 0);
         // Row 0 only in box 0 forces boxes 1 and 2 onto rows 1 and 2.
-        assert_eq!(ALLOWED[0o771], 0o7 | 0o770 << 9 | 0o770 << 18);
-        assert_eq!(BOXES_OF_ROW[0b100_000_001], 0b101);
-        assert_eq!(LONE[0b1000], 0b1000);
-        assert_eq!(LONE[0b1010], 0);
-        assert_eq!(PEERS_IN_BAND[0].count_ones(), 8 + 2 + 4);
+        assert_eq!(Nine::allowed(0o771), 0o7 | 0o770 << 9 | 0o770 << 18);
+        assert_eq!(Nine::occupancy(0b100_000_001), 0b101);
+        assert_eq!(Sixteen::allowed(0xFFFF), u64::MAX);
+        assert_eq!(Sixteen::allowed(0x0FFF), 0);
+        // Rows 0 and 1 both only in box 0: no permutation fits.
+        assert_eq!(Sixteen::allowed(0xFF11), 0);
+        assert_eq!(Sixteen::occupancy(0x8001 << 16), 0b1001 << 4);
+        assert_eq!(
+            Nine::lone_rows(0b1000 | 0b11 << 9 | 0b1 << 26),
+            0b1000 | 0b1 << 26
+        );
+        assert_eq!(Sixteen::lone_rows(0b11 | 0b1 << 20), 0b1 << 20);
+        assert_eq!(Nine::peers_in_band(0).count_ones(), 8 + 2 + 4);
+        assert_eq!(Sixteen::peers_in_band(63).count_ones(), 15 + 3 + 9);
     }
 }

@@ -1,8 +1,9 @@
 //! Counting solutions, testing removals and completing grids: the search engines.
 //!
 //! Every size has one engine, [`Shape::Solver`], reached through the alias [`Solver`]:
-//! [`Bands`] for 9×9, a bit-board engine specialised to that size, and [`Generic`] for the
-//! others. [`Generic`] serves every size and is the reference the tests hold the 9×9 engine to.
+//! [`Bands`], a bit-board engine for the sizes whose bands fit a machine word (9×9 and
+//! 16×16), and [`Generic`] for 4×4 and 25×25. [`Generic`] serves every size and is the
+//! reference the tests hold [`Bands`] to.
 //! Both keep their search state in fixed arrays and their backtrack stack in a buffer they
 //! reuse, so a search allocates nothing once the engine has warmed up.
 
@@ -10,7 +11,7 @@ mod bands;
 mod bits;
 mod generic;
 
-pub use bands::Bands;
+pub use bands::{Banded, Bands};
 pub use bits::{at_most_one, bit, digit, lowest};
 pub use generic::Generic;
 
