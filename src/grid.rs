@@ -136,6 +136,13 @@ impl<S: Shape> Grid<S> {
         out.clear();
         out.extend(self.digits().iter().map(|&d| char_from_digit(d)));
     }
+
+    /// Writes the text form as ASCII bytes into `out` (cleared first); reuses its allocation.
+    pub fn write_bytes(&self, out: &mut Vec<u8>) {
+        const TEXT: &[u8; 26] = b".123456789ABCDEFGHIJKLMNOP";
+        out.clear();
+        out.extend(self.digits().iter().map(|&d| TEXT[d as usize]));
+    }
 }
 
 impl<S: Shape> fmt::Display for Grid<S> {

@@ -8,7 +8,6 @@
 //! and the writer alone decides what is kept. The producer works at most one range ahead,
 //! sizing ranges from the success rate so far so that little work is thrown away at the end.
 
-use std::collections::HashSet;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -17,16 +16,19 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::attempt::{Generator, Puzzle};
-use crate::bank::{BankWriter, Row};
+use crate::attempt::{Generator, elapsed_nanos};
+use crate::bank::{BankWriter, Line, RowFormatter};
 use crate::config::{Dedup, Job};
-use crate::hash::dedup_key;
+use crate::hash::KeySet;
 use crate::progress::Progress;
 use crate::shape::Shape;
 use crate::stats::{Stats, Work};
 
+/// How long one range should keep the pool busy: long enough that hand-offs to the writer
+/// cost little, short enough that Ctrl-C and the progress bar stay responsive.
+const RANGE_SECONDS: f64 = 0.02;
 /// Attempts per worker thread in one range, at most.
-const MAX_RANGE_PER_THREAD: u64 = 64;
+const MAX_RANGE_PER_THREAD: u64 = 4096;
 
 /// How a batch ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,10 +55,10 @@ pub struct Outcome {
     pub stats: Stats,
 }
 
-/// The results of one range of attempts, in index order.
-struct Range<S: Shape> {
+/// The results of one range of attempts, in index order: each success as its formatted line.
+struct Range {
     first: u64,
-    results: Vec<(Option<Puzzle<S>>, Work)>,
+    results: Vec<(Option<Line>, Work)>,
 }
 
 /// Counters the writer publishes for the producer's range sizing.
@@ -89,10 +91,10 @@ fn run_sized<S: Shape, W: Write>(
         .map_err(io::Error::other)?;
     let consumed = Consumed::default();
     let writer_done = AtomicBool::new(false);
-    let (sender, receiver) = sync_channel::<Range<S>>(1);
+    let (sender, receiver) = sync_channel::<Range>(1);
 
     let outcome = std::thread::scope(|scope| {
-        scope.spawn(|| pool.install(|| produce(job, sender, &writer_done, stop, &consumed)));
+        scope.spawn(|| pool.install(|| produce::<S>(job, sender, &writer_done, stop, &consumed)));
         let outcome = consume(job, receiver, out, stop, progress, &consumed, started);
         writer_done.store(true, Ordering::Relaxed);
         outcome
@@ -105,23 +107,37 @@ fn run_sized<S: Shape, W: Write>(
 /// `stop` is set.
 fn produce<S: Shape>(
     job: &Job,
-    sender: SyncSender<Range<S>>,
+    sender: SyncSender<Range>,
     writer_done: &AtomicBool,
     stop: &AtomicBool,
     consumed: &Consumed,
 ) {
     let end = job.first_index.saturating_add(job.max_attempts);
     let mut next = job.first_index;
+    // Attempts per thread that take about RANGE_SECONDS, from the last range's pace.
+    let mut per_thread = 1;
     while next < end && !writer_done.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed) {
-        let len = range_len(job, next, consumed).min(end - next);
+        let len = range_len(job, next, consumed, per_thread).min(end - next);
+        let started = Instant::now();
         let results = (0..len)
             .into_par_iter()
             .map_init(
-                || Generator::<S>::new(job.generation.holes),
-                |generator, k| {
+                || {
+                    (
+                        Generator::<S>::new(job.generation.holes),
+                        RowFormatter::new(),
+                    )
+                },
+                |(generator, formatter), k| {
                     let mut work = Work::default();
-                    let puzzle = generator.attempt(job.seed, next + k, &mut work);
-                    (puzzle, work)
+                    let index = next + k;
+                    let line = generator.attempt(job.seed, index, &mut work).map(|made| {
+                        let started = Instant::now();
+                        let line = formatter.line(&made, job.seed, index);
+                        work.format_nanos += elapsed_nanos(started);
+                        line
+                    });
+                    (line, work)
                 },
             )
             .collect();
@@ -134,14 +150,16 @@ fn produce<S: Shape>(
         {
             return;
         }
+        let seconds_per_attempt = started.elapsed().as_secs_f64() * job.threads as f64 / len as f64;
+        per_thread = (RANGE_SECONDS / seconds_per_attempt.max(1e-9)) as u64;
         next += len;
     }
 }
 
 /// How many attempts the next range should hold: enough, at the success rate seen so far,
 /// to finish the batch with what is already under way, within bounds that keep every thread
-/// busy and the writer fed.
-fn range_len(job: &Job, next: u64, consumed: &Consumed) -> u64 {
+/// busy and the writer fed: at least one attempt per thread, at most `per_thread`.
+fn range_len(job: &Job, next: u64, consumed: &Consumed, per_thread: u64) -> u64 {
     let threads = job.threads as u64;
     let rows = consumed.rows.load(Ordering::Relaxed);
     let attempts = consumed.attempts.load(Ordering::Relaxed);
@@ -152,21 +170,25 @@ fn range_len(job: &Job, next: u64, consumed: &Consumed) -> u64 {
     };
     let in_flight = next.saturating_sub(attempts) as f64 * rate;
     let wanted = (job.count.saturating_sub(rows) as f64 - in_flight).max(0.0) / rate;
-    (wanted.ceil() as u64).clamp(threads, threads * MAX_RANGE_PER_THREAD)
+    let most = threads * per_thread.clamp(1, MAX_RANGE_PER_THREAD);
+    (wanted.ceil() as u64).clamp(threads, most)
 }
 
 /// The writer: takes ranges in index order, keeps the first of each distinct puzzle, and
 /// stops at `count` rows.
-fn consume<S: Shape, W: Write>(
+fn consume<W: Write>(
     job: &Job,
-    receiver: Receiver<Range<S>>,
+    receiver: Receiver<Range>,
     out: &mut BankWriter<W>,
     stop: &AtomicBool,
     progress: &Progress,
     consumed: &Consumed,
     started: Instant,
 ) -> io::Result<Outcome> {
-    let mut seen: HashSet<u128> = HashSet::new();
+    // Room for the whole batch up front (up to a million keys, 16 MiB), so the set does not
+    // stop the writer to grow as it fills.
+    let mut seen =
+        KeySet::with_capacity_and_hasher(job.count.min(1 << 20) as usize, Default::default());
     let mut work = Work::default();
     let (mut rows, mut successes, mut duplicates) = (0u64, 0u64, 0u64);
     let mut next_index = job.first_index;
@@ -174,17 +196,16 @@ fn consume<S: Shape, W: Write>(
     let mut status = Status::Short;
     for range in receiver {
         let writing_started = Instant::now();
-        for (index, (puzzle, attempt_work)) in (range.first..).zip(&range.results) {
+        for (index, (line, attempt_work)) in (range.first..).zip(&range.results) {
             work += *attempt_work;
             next_index = index + 1;
-            let Some(puzzle) = puzzle else { continue };
+            let Some(line) = line else { continue };
             successes += 1;
-            let row = Row::new(puzzle, job.seed, index);
-            if job.dedup == Dedup::Exact && !seen.insert(dedup_key(&row.puzzle)) {
+            if job.dedup == Dedup::Exact && !seen.insert(line.key) {
                 duplicates += 1;
                 continue;
             }
-            out.write(&row)?;
+            out.write_line(line)?;
             rows += 1;
             if rows == job.count {
                 status = Status::Complete;
@@ -260,7 +281,7 @@ mod tests {
         assert_eq!(outcome.status, Status::Complete);
         assert!(outcome.stats.duplicates > 0);
         let text = String::from_utf8(bytes).unwrap();
-        let puzzles: HashSet<&str> = text
+        let puzzles: std::collections::HashSet<&str> = text
             .lines()
             .skip(1)
             .map(|l| l.split(',').nth(4).unwrap())

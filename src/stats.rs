@@ -28,6 +28,8 @@ pub struct Work {
     pub fill_nanos: u64,
     /// Time spent digging, summed over workers.
     pub dig_nanos: u64,
+    /// Time spent formatting rows, summed over workers.
+    pub format_nanos: u64,
 }
 
 impl AddAssign for Work {
@@ -40,6 +42,7 @@ impl AddAssign for Work {
         self.uniqueness_tests += other.uniqueness_tests;
         self.fill_nanos += other.fill_nanos;
         self.dig_nanos += other.dig_nanos;
+        self.format_nanos += other.format_nanos;
     }
 }
 
@@ -78,6 +81,8 @@ pub struct Stats {
     pub fill_cpu_seconds: f64,
     /// Seconds of worker time spent digging.
     pub dig_cpu_seconds: f64,
+    /// Seconds of worker time spent formatting rows.
+    pub format_cpu_seconds: f64,
     /// Seconds the writer spent deduplicating and writing.
     pub write_cpu_seconds: f64,
 }
@@ -122,6 +127,7 @@ impl Stats {
             },
             fill_cpu_seconds: work.fill_nanos as f64 / 1e9,
             dig_cpu_seconds: work.dig_nanos as f64 / 1e9,
+            format_cpu_seconds: work.format_nanos as f64 / 1e9,
             write_cpu_seconds: write.as_secs_f64(),
         }
     }
@@ -132,7 +138,7 @@ impl Stats {
             "{puzzles} puzzles in {wall:.2} s on {threads} threads: {pps:.0} puzzles/s\n  \
              attempts {attempts} ({successes} yielded a puzzle), grids {grids} ({gps:.0}/s, {restarts} fill restarts)\n  \
              digs reached {reached}, missed {missed}; duplicates dropped {dups}; uniqueness tests {tpp:.1}/puzzle\n  \
-             cpu: fill {fill:.2} s, dig {dig:.2} s, dedup + write {write:.2} s",
+             cpu: fill {fill:.2} s, dig {dig:.2} s, format {format:.2} s, dedup + write {write:.2} s",
             puzzles = self.puzzles,
             wall = self.wall_seconds,
             threads = self.threads,
@@ -148,6 +154,7 @@ impl Stats {
             tpp = self.tests_per_puzzle,
             fill = self.fill_cpu_seconds,
             dig = self.dig_cpu_seconds,
+            format = self.format_cpu_seconds,
             write = self.write_cpu_seconds,
         )
     }
