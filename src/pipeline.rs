@@ -26,7 +26,7 @@ use crate::stats::{Stats, Work};
 
 /// How long one range should keep the pool busy: long enough that hand-offs to the writer
 /// cost little, short enough that Ctrl-C and the progress bar stay responsive.
-const RANGE_SECONDS: f64 = 0.02;
+const RANGE_SECONDS: f64 = 0.25;
 /// Attempts per worker thread in one range, at most.
 const MAX_RANGE_PER_THREAD: u64 = 4096;
 
