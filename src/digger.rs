@@ -224,14 +224,12 @@ mod tests {
         rng: &mut impl RngCore,
         searches: &mut u64,
     ) -> Option<Grid<S>> {
-        let mut order: Vec<usize> = (0..S::CELLS).collect();
-        let mut order16: Vec<u16> = order.iter().map(|&c| c as u16).collect();
-        shuffle(rng, &mut order16);
-        order.clear();
-        order.extend(order16.iter().map(|&c| c as usize));
+        // The same order as the dig draws: a shuffle of the cells as u16.
+        let mut order: Vec<u16> = (0..S::CELLS as u16).collect();
+        shuffle(rng, &mut order);
         let mut puzzle = *solution;
         let mut removed = 0;
-        for (visited, &cell) in order.iter().enumerate() {
+        for (visited, cell) in order.into_iter().map(usize::from).enumerate() {
             if removed == holes {
                 break;
             }
