@@ -123,13 +123,16 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
-    /// Holes from 100 up: fewer leave the grid trivially forced, and many more make the
-    /// reference's count to 3 slow on grids with a huge number of solutions.
+    /// Holes from 100 to 150 (one solution, or none with a clash) and from 240 up (very many
+    /// solutions). Fewer leave the grid trivially forced; in between, the reference's count to
+    /// 3 can take minutes on a grid with one or two solutions.
     #[test]
     fn the_16x16_engine_agrees_with_the_reference(
         seed: u64,
-        holes in prop_oneof![100usize..=190, 240usize..=256],
-        clash in proptest::option::of((0usize..256, 1u8..=16)),
+        (holes, clash) in prop_oneof![
+            (100usize..=150, proptest::option::of((0usize..256, 1u8..=16))),
+            (240usize..=256, Just(None)),
+        ],
     ) {
         engines_agree(probe::<Sixteen>(seed, holes, clash))?;
     }

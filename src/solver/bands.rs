@@ -21,6 +21,7 @@
 use std::fmt::Debug;
 use std::ops::{Index, IndexMut};
 
+use super::search::{Rules, Trail};
 use super::{Ascending, Branching, Engine, Outcome};
 use crate::error::Unsolvable;
 use crate::grid::{Digit, Grid};
@@ -558,12 +559,43 @@ impl<S: Banded> State<S> {
 /// The band search engine (see the module docs). Keep one per thread.
 #[derive(Debug)]
 pub struct Bands<S: Banded> {
-    /// Saved alternatives: a state with one digit removed from a cell.
-    stack: Vec<State<S>>,
-    /// The first solution of the last search that found one.
-    first: Grid<S>,
-    /// Branches taken since the engine was created.
-    branches: u64,
+    trail: Trail<S, State<S>>,
+}
+
+/// The band engine's rules: all in the state itself.
+struct BandRules;
+
+impl<S: Banded> Rules<S> for BandRules {
+    type State = State<S>;
+    type Saved = State<S>;
+
+    fn propagate(&mut self, state: &mut State<S>) -> Result<(), Unsolvable> {
+        state.propagate()
+    }
+
+    fn is_solved(&self, state: &State<S>) -> bool {
+        state.solved()
+    }
+
+    fn grid(&self, state: &State<S>) -> Grid<S> {
+        state.grid()
+    }
+
+    fn branch(&mut self, state: &mut State<S>, branching: &mut impl Branching) -> State<S> {
+        let cell = state.branch_cell();
+        let d = branching.choose(state.digits_of(cell)).trailing_zeros() as usize;
+        let width = State::<S>::WIDTH;
+        let i = S::N * (cell / width) + d;
+        let mut rest = *state;
+        rest.cand[i] &= !(1 << (cell % width));
+        rest.dirty |= 1 << i;
+        state.place(cell, d);
+        rest
+    }
+
+    fn resume(&mut self, saved: State<S>) -> State<S> {
+        saved
+    }
 }
 
 impl<S: Banded> Bands<S> {
@@ -584,64 +616,23 @@ impl<S: Banded> Bands<S> {
         Ok(state)
     }
 
-    /// Depth-first search from `state` for up to `limit` solutions within `budget` branches.
+    /// Searches from `state` for up to `limit` solutions within `budget` branches.
     fn search(
         &mut self,
-        mut state: State<S>,
+        state: State<S>,
         limit: usize,
         budget: u64,
         branching: &mut impl Branching,
     ) -> Outcome {
-        self.stack.clear();
-        let mut found = 0;
-        let mut taken = 0;
-        loop {
-            let dead_end = match state.propagate() {
-                Err(Unsolvable) => true,
-                Ok(()) if state.solved() => {
-                    found += 1;
-                    if found == 1 {
-                        self.first = state.grid();
-                    }
-                    if found >= limit {
-                        return Outcome::Solutions(found);
-                    }
-                    true
-                }
-                Ok(()) => {
-                    if taken == budget {
-                        return Outcome::OutOfBudget;
-                    }
-                    taken += 1;
-                    self.branches += 1;
-                    let cell = state.branch_cell();
-                    let d = branching.choose(state.digits_of(cell)).trailing_zeros() as usize;
-                    let width = State::<S>::WIDTH;
-                    let i = S::N * (cell / width) + d;
-                    let mut rest = state;
-                    rest.cand[i] &= !(1 << (cell % width));
-                    rest.dirty |= 1 << i;
-                    self.stack.push(rest);
-                    state.place(cell, d);
-                    false
-                }
-            };
-            if dead_end {
-                let Some(rest) = self.stack.pop() else {
-                    return Outcome::Solutions(found);
-                };
-                state = rest;
-            }
-        }
+        self.trail
+            .run(&mut BandRules, state, limit, budget, branching)
     }
 }
 
 impl<S: Banded> Engine<S> for Bands<S> {
     fn new() -> Self {
         Bands {
-            stack: Vec::with_capacity(S::CELLS),
-            first: Grid::empty(),
-            branches: 0,
+            trail: Trail::new(),
         }
     }
 
@@ -682,11 +673,11 @@ impl<S: Banded> Engine<S> for Bands<S> {
     }
 
     fn solution(&self) -> &Grid<S> {
-        &self.first
+        &self.trail.first
     }
 
     fn branches(&self) -> u64 {
-        self.branches
+        self.trail.branches
     }
 }
 

@@ -8,6 +8,7 @@
 //! resume from on backtrack. The saved states live in a stack owned by the engine, so a
 //! search allocates nothing once it has warmed up; every state is a fixed array.
 
+use super::search::{Rules, Trail};
 use super::{Ascending, Branching, Engine, Outcome, at_most_one, bit, digit};
 use crate::error::Unsolvable;
 use crate::grid::{Digit, Grid};
@@ -53,15 +54,20 @@ impl<S: Shape> State<S> {
 /// (filling) propagates naked singles only; counting adds hidden singles.
 #[derive(Debug)]
 pub struct Generic<S: Shape> {
-    /// Saved alternatives: a state with one digit removed from `cell`.
-    stack: Vec<(State<S>, u16)>,
+    /// Saved alternatives: a state with one digit removed from a cell, and the cell.
+    trail: Trail<S, (State<S>, u16)>,
+    rules: Queue<S>,
+}
+
+/// The generic engine's rules, and the queue of cells they have reduced to one candidate.
+#[derive(Debug)]
+struct Queue<S: Shape> {
     /// Cells reduced to one candidate and not yet placed.
     queue: S::Cells<u16>,
     queued: usize,
-    /// The first solution of the last search that found one.
-    first: Grid<S>,
-    /// Branches taken since the engine was created.
-    branches: u64,
+    /// Whether propagation sweeps for hidden singles: it prunes hard searches but costs more
+    /// than it saves when filling an empty grid.
+    hidden: bool,
 }
 
 impl<S: Shape> Default for Generic<S> {
@@ -73,26 +79,34 @@ impl<S: Shape> Default for Generic<S> {
 impl<S: Shape> Engine<S> for Generic<S> {
     fn new() -> Self {
         Generic {
-            stack: Vec::with_capacity(S::CELLS),
-            queue: S::cells(0),
-            queued: 0,
-            first: Grid::empty(),
-            branches: 0,
+            trail: Trail::new(),
+            rules: Queue {
+                queue: S::cells(0),
+                queued: 0,
+                hidden: true,
+            },
         }
     }
 
     fn count_solutions(&mut self, puzzle: &Grid<S>, limit: usize) -> usize {
-        match self.start(puzzle) {
-            Ok(state) => match self.search::<true>(state, limit, u64::MAX, &mut Ascending) {
-                Outcome::Solutions(n) => n,
-                Outcome::OutOfBudget => unreachable!("the budget is unbounded"),
-            },
+        self.rules.hidden = true;
+        match self.rules.start(puzzle) {
+            Ok(state) => {
+                match self
+                    .trail
+                    .run(&mut self.rules, state, limit, u64::MAX, &mut Ascending)
+                {
+                    Outcome::Solutions(n) => n,
+                    Outcome::OutOfBudget => unreachable!("the budget is unbounded"),
+                }
+            }
             Err(Unsolvable) => 0,
         }
     }
 
     fn has_solution_without(&mut self, puzzle: &Grid<S>, cell: usize, digit: Digit) -> bool {
-        let Ok(mut state) = self.start(puzzle) else {
+        self.rules.hidden = true;
+        let Ok(mut state) = self.rules.start(puzzle) else {
             return false;
         };
         let cand = state.cand[cell] & !bit(digit);
@@ -101,10 +115,11 @@ impl<S: Shape> Engine<S> for Generic<S> {
         }
         state.cand[cell] = cand;
         if at_most_one(cand) {
-            self.push(cell);
+            self.rules.push(cell);
         }
         matches!(
-            self.search::<true>(state, 1, u64::MAX, &mut Ascending),
+            self.trail
+                .run(&mut self.rules, state, 1, u64::MAX, &mut Ascending),
             Outcome::Solutions(1)
         )
     }
@@ -115,22 +130,71 @@ impl<S: Shape> Engine<S> for Generic<S> {
         budget: u64,
         branching: &mut impl Branching,
     ) -> Outcome {
-        match self.start(puzzle) {
-            Ok(state) => self.search::<false>(state, 1, budget, branching),
+        self.rules.hidden = false;
+        match self.rules.start(puzzle) {
+            Ok(state) => self.trail.run(&mut self.rules, state, 1, budget, branching),
             Err(Unsolvable) => Outcome::Solutions(0),
         }
     }
 
     fn solution(&self) -> &Grid<S> {
-        &self.first
+        &self.trail.first
     }
 
     fn branches(&self) -> u64 {
-        self.branches
+        self.trail.branches
     }
 }
 
-impl<S: Shape> Generic<S> {
+impl<S: Shape> Rules<S> for Queue<S> {
+    type State = State<S>;
+    type Saved = (State<S>, u16);
+
+    fn propagate(&mut self, state: &mut State<S>) -> Result<(), Unsolvable> {
+        loop {
+            while self.queued > 0 {
+                self.queued -= 1;
+                let cell = self.queue[self.queued] as usize;
+                if state.value[cell] == 0 {
+                    let b = state.cand[cell];
+                    self.place(state, cell, b)?;
+                }
+            }
+            if state.placed == S::CELLS || !self.hidden || !self.hidden_singles(state)? {
+                return Ok(());
+            }
+        }
+    }
+
+    fn is_solved(&self, state: &State<S>) -> bool {
+        state.placed == S::CELLS
+    }
+
+    fn grid(&self, state: &State<S>) -> Grid<S> {
+        state.solved()
+    }
+
+    fn branch(&mut self, state: &mut State<S>, branching: &mut impl Branching) -> Self::Saved {
+        let cell = Self::branch_cell(state);
+        let cand = state.cand[cell];
+        let b = branching.choose(cand);
+        let mut rest = *state;
+        rest.cand[cell] = cand & !b;
+        state.cand[cell] = b;
+        self.push(cell);
+        (rest, cell as u16)
+    }
+
+    fn resume(&mut self, (state, cell): Self::Saved) -> State<S> {
+        self.queued = 0;
+        if at_most_one(state.cand[cell as usize]) {
+            self.push(cell as usize);
+        }
+        state
+    }
+}
+
+impl<S: Shape> Queue<S> {
     /// The state with every clue of `puzzle` placed and every open cell's candidates cut to
     /// the digits its row, column and box lack; open cells left with one candidate are queued.
     /// One pass over the cells, rather than a peer update per clue.
@@ -203,23 +267,6 @@ impl<S: Shape> Generic<S> {
         Ok(())
     }
 
-    /// Applies naked singles, and hidden singles if `HIDDEN`, until nothing more follows.
-    fn propagate<const HIDDEN: bool>(&mut self, state: &mut State<S>) -> Result<(), Unsolvable> {
-        loop {
-            while self.queued > 0 {
-                self.queued -= 1;
-                let cell = self.queue[self.queued] as usize;
-                if state.value[cell] == 0 {
-                    let b = state.cand[cell];
-                    self.place(state, cell, b)?;
-                }
-            }
-            if state.placed == S::CELLS || !HIDDEN || !self.hidden_singles(state)? {
-                return Ok(());
-            }
-        }
-    }
-
     /// Queues every digit that has one place left in some unit; fails when a digit has none.
     /// Returns whether anything was queued.
     fn hidden_singles(&mut self, state: &mut State<S>) -> Result<bool, Unsolvable> {
@@ -274,62 +321,6 @@ impl<S: Shape> Generic<S> {
             }
         }
         best
-    }
-
-    /// Depth-first search from `state` (its queue already filled) for up to `limit`
-    /// solutions, taking at most `budget` branches. `HIDDEN` turns on the hidden-single
-    /// sweep: it prunes hard searches but costs more than it saves when filling an empty grid.
-    fn search<const HIDDEN: bool>(
-        &mut self,
-        mut state: State<S>,
-        limit: usize,
-        budget: u64,
-        branching: &mut impl Branching,
-    ) -> Outcome {
-        self.stack.clear();
-        let mut found = 0;
-        let mut taken = 0;
-        loop {
-            let dead_end = match self.propagate::<HIDDEN>(&mut state) {
-                Err(Unsolvable) => true,
-                Ok(()) if state.placed == S::CELLS => {
-                    found += 1;
-                    if found == 1 {
-                        self.first = state.solved();
-                    }
-                    if found >= limit {
-                        return Outcome::Solutions(found);
-                    }
-                    true
-                }
-                Ok(()) => {
-                    if taken == budget {
-                        return Outcome::OutOfBudget;
-                    }
-                    taken += 1;
-                    self.branches += 1;
-                    let cell = Self::branch_cell(&state);
-                    let cand = state.cand[cell];
-                    let b = branching.choose(cand);
-                    let mut rest = state;
-                    rest.cand[cell] = cand & !b;
-                    self.stack.push((rest, cell as u16));
-                    state.cand[cell] = b;
-                    self.push(cell);
-                    false
-                }
-            };
-            if dead_end {
-                self.queued = 0;
-                let Some((rest, cell)) = self.stack.pop() else {
-                    return Outcome::Solutions(found);
-                };
-                state = rest;
-                if at_most_one(state.cand[cell as usize]) {
-                    self.push(cell as usize);
-                }
-            }
-        }
     }
 }
 

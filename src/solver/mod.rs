@@ -10,6 +10,7 @@
 mod bands;
 mod bits;
 mod generic;
+mod search;
 
 pub use bands::{Banded, Bands};
 pub use bits::{at_most_one, bit, digit, lowest};
