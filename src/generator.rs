@@ -6,7 +6,7 @@
 //! sizes dead ends are shallow, so a walk takes not many more steps than the grid has cells
 //! (the `fill_restarts` statistic shows how often one ran out of budget).
 //!
-//! On 16×16 and 25×25 that walk can wander for minutes, so the diagonal boxes are filled
+//! On 16×16 and 25×25 that walk can run for millions of steps, so the diagonal boxes are filled
 //! with random permutations of the digits (they share no row or column, so any choice is
 //! consistent) and the size's search engine completes the rest, trying candidates in an
 //! order drawn from the stream. Such searches still occasionally wander into a subtree with
