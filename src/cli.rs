@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::commands::{BenchConfig, Length, SolveInput};
+use crate::commands::{BenchConfig, Length, SolveInput, SolverBench};
 use crate::config::{Dedup, GenerateConfig, Generation, Job, Output, Report};
 use crate::error::ConfigError;
 use crate::shape::Size;
@@ -167,6 +167,13 @@ pub struct BenchArgs {
     /// Print one JSON array instead of a table.
     #[arg(long)]
     json: bool,
+    /// Instead of the pipeline, time the search engine alone: count the solutions (up to two)
+    /// of every puzzle in FILE, read one per line as `solve` reads them.
+    #[arg(long, value_name = "FILE")]
+    solve: Option<PathBuf>,
+    /// Timed passes over the --solve file; the median pass is reported.
+    #[arg(long, default_value_t = 3, value_name = "N", requires = "solve")]
+    passes: usize,
 }
 
 impl BenchArgs {
@@ -191,12 +198,19 @@ impl BenchArgs {
             (None, Some(s)) => Length::Seconds(s),
             (None, None) => Length::Seconds(3.0),
         };
+        if self.passes == 0 {
+            return Err("--passes must be at least 1".to_owned());
+        }
         Ok(BenchConfig {
             generations,
             threads,
             length,
             seed: self.seed,
             json: self.json,
+            solver: self.solve.map(|path| SolverBench {
+                path,
+                passes: self.passes,
+            }),
         })
     }
 }

@@ -422,6 +422,51 @@ fn closed_pipe_ends_quietly() {
 }
 
 #[test]
+fn bench_times_the_engine_on_a_file() {
+    // Two unique puzzles, one with two solutions and one with none, and a comment.
+    let cases = include_str!("../data/solve_cases.txt");
+    let puzzles: Vec<(&str, &str)> = cases
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let mut parts = l.split(':');
+            (parts.next().unwrap(), parts.next().unwrap())
+        })
+        .filter(|(p, _)| p.len() == 81)
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("puzzles.txt");
+    let text: String = puzzles.iter().map(|(p, _)| format!("{p}\n")).collect();
+    fs::write(&file, format!("# a comment\n\n{text}")).unwrap();
+    let json = stdout_of(&[
+        "bench",
+        "--solve",
+        file.to_str().unwrap(),
+        "--passes",
+        "2",
+        "--json",
+    ]);
+    let rows: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let row = &rows.as_array().unwrap()[0];
+    assert_eq!(row["puzzles"], puzzles.len());
+    assert_eq!(row["passes"], 2);
+    assert_eq!(row["size"], 9);
+    assert!(row["us_per_puzzle"].as_f64().unwrap() > 0.0);
+    let expected: Vec<usize> = ["0", "1", "2"]
+        .iter()
+        .map(|k| puzzles.iter().filter(|(_, count)| count == k).count())
+        .collect();
+    assert_eq!(row["solutions"], serde_json::json!(expected));
+    // A malformed line is named, with exit 2.
+    fs::write(&file, format!("{text}12345\n")).unwrap();
+    bank()
+        .args(["bench", "--solve", file.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(contains(format!("line {}", puzzles.len() + 1)));
+}
+
+#[test]
 fn bench_prints_json() {
     let json = stdout_of(&[
         "bench",

@@ -1,4 +1,5 @@
-//! `bench`: throughput of the whole pipeline, per size and thread count.
+//! `bench`: throughput of the whole pipeline, per size and thread count (and, with
+//! `--solve`, of the search engine alone: see [`super::bench_solver`]).
 //!
 //! Each measurement is a real batch — fill, dig, dedup and CSV formatting — written to a
 //! sink instead of a file, so the figures are the ones a user gets from `generate`.
@@ -12,6 +13,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use super::Exit;
+use super::bench_solver::{SolverBench, bench_solver};
 use crate::bank::BankWriter;
 use crate::config::{Dedup, Generation, Job};
 use crate::pipeline;
@@ -39,6 +41,8 @@ pub struct BenchConfig {
     pub seed: u64,
     /// Print JSON instead of a table.
     pub json: bool,
+    /// Time the search engine on a file of puzzles instead of the pipeline.
+    pub solver: Option<SolverBench>,
 }
 
 /// One measurement.
@@ -68,6 +72,9 @@ pub struct BenchRow {
 
 /// Runs every measurement and prints the table (or JSON) on stdout.
 pub fn bench(config: &BenchConfig) -> Result<Exit> {
+    if let Some(solver) = &config.solver {
+        return bench_solver(solver, config.json);
+    }
     let mut rows = Vec::new();
     for &generation in &config.generations {
         let mut baseline = None;

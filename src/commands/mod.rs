@@ -1,12 +1,14 @@
 //! The subcommands, each a function from checked parameters to an [`Exit`].
 
 mod bench;
+mod bench_solver;
 mod generate;
 mod reproduce;
 mod solve;
 mod verify;
 
 pub use bench::{BenchConfig, BenchRow, Length, bench};
+pub use bench_solver::{SolverBench, SolverRow};
 pub use generate::generate;
 pub use reproduce::reproduce;
 pub use solve::{SolveInput, solve};
