@@ -6,7 +6,9 @@
 //! stops at exactly `count` rows. Which attempts run on which thread, and how large the ranges
 //! are, changes nothing in the output: each attempt's result depends only on `(seed, index)`,
 //! and the writer alone decides what is kept. The producer works at most one range ahead,
-//! sizing ranges from the success rate so far so that little work is thrown away at the end.
+//! sizing ranges to about a quarter second of work at the pace seen so far, and from the
+//! success rate so far so that little work is thrown away at the end. Workers also format
+//! their rows, so the writer only deduplicates and copies bytes.
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -132,15 +134,18 @@ fn produce<S: Shape>(
                     let mut work = Work::default();
                     let index = next + k;
                     let line = generator.attempt(job.seed, index, &mut work).map(|made| {
-                        let started = Instant::now();
+                        let formatting = Instant::now();
                         let line = formatter.line(&made, job.seed, index);
-                        work.format_nanos += elapsed_nanos(started);
+                        work.format_nanos += elapsed_nanos(formatting);
                         line
                     });
                     (line, work)
                 },
             )
             .collect();
+        // The pace of the work alone, not of waiting for the writer below.
+        let seconds_per_attempt = started.elapsed().as_secs_f64() * job.threads as f64 / len as f64;
+        per_thread = (RANGE_SECONDS / seconds_per_attempt.max(1e-9)) as u64;
         if sender
             .send(Range {
                 first: next,
@@ -150,8 +155,6 @@ fn produce<S: Shape>(
         {
             return;
         }
-        let seconds_per_attempt = started.elapsed().as_secs_f64() * job.threads as f64 / len as f64;
-        per_thread = (RANGE_SECONDS / seconds_per_attempt.max(1e-9)) as u64;
         next += len;
     }
 }
