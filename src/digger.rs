@@ -17,12 +17,15 @@
 use rand::RngCore;
 
 use crate::grid::Grid;
-use crate::rng::shuffle;
+use crate::rng::{below, shuffle};
 use crate::shape::Shape;
 use crate::solver::{Engine, bit};
 
 /// Unavoidable sets a dig remembers; a new one replaces the oldest.
-pub const REMEMBERED_SETS: usize = 32;
+pub const REMEMBERED_SETS: usize = 512;
+
+/// Swaps a dig may try for each hole that top-down digging left short of the target.
+pub const SWAPS_PER_MISSING_HOLE: usize = 1000;
 
 /// 64-bit words in a [`CellSet`]: room for the 625 cells of 25×25.
 const WORDS: usize = 10;
@@ -32,6 +35,15 @@ const WORDS: usize = 10;
 struct CellSet([u64; WORDS]);
 
 impl CellSet {
+    /// The cells `0..cells`.
+    fn first(cells: usize) -> Self {
+        let mut set = CellSet::default();
+        for cell in 0..cells {
+            set.insert(cell);
+        }
+        set
+    }
+
     #[inline(always)]
     fn insert(&mut self, cell: usize) {
         self.0[cell / 64] |= 1 << (cell % 64);
@@ -54,14 +66,82 @@ impl CellSet {
         only.insert(cell);
         (0..words).all(|w| self.0[w] & other.0[w] == only.0[w])
     }
+
+    /// The cells in both sets.
+    #[inline(always)]
+    fn and(mut self, other: &CellSet) -> CellSet {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a &= b;
+        }
+        self
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    /// How many cells the set holds.
+    fn len(&self, words: usize) -> usize {
+        self.0[..words]
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum()
+    }
+
+    /// The `k`-th cell of the set in increasing order (`k < len`).
+    fn nth(&self, mut k: usize, words: usize) -> usize {
+        for (w, &word) in self.0[..words].iter().enumerate() {
+            let ones = word.count_ones() as usize;
+            if k < ones {
+                let mut word = word;
+                for _ in 0..k {
+                    word &= word - 1;
+                }
+                return 64 * w + word.trailing_zeros() as usize;
+            }
+            k -= ones;
+        }
+        unreachable!("nth past the end of a cell set")
+    }
+
+    /// A cell of the set drawn uniformly from `rng` (the set is not empty).
+    fn pick<R: RngCore>(&self, rng: &mut R, words: usize) -> usize {
+        self.nth(below(rng, self.len(words) as u32) as usize, words)
+    }
+}
+
+/// A puzzle on its way down: the clues left and how many cells are empty.
+#[derive(Clone, Copy, Debug)]
+struct Dug<S: Shape> {
+    puzzle: Grid<S>,
+    clues: CellSet,
+    holes: usize,
+}
+
+impl<S: Shape> Dug<S> {
+    fn empty(&mut self, cell: usize) {
+        self.puzzle.set(cell, 0);
+        self.clues.remove(cell);
+        self.holes += 1;
+    }
+}
+
+/// What one dig works with: the engine, the grid, the hole target, the attempt's stream and
+/// the count of uniqueness searches.
+struct Job<'a, S: Shape, E, R> {
+    solver: &'a mut E,
+    solution: &'a Grid<S>,
+    holes: usize,
+    rng: &'a mut R,
+    tests: &'a mut u64,
 }
 
 /// Digs puzzles; keep one per worker thread and reuse it.
 #[derive(Debug)]
 pub struct Digger<S: Shape> {
-    /// Unavoidable sets found by the current dig, a ring of the last [`REMEMBERED_SETS`].
+    /// Unavoidable sets of the current grid, a ring of the last [`REMEMBERED_SETS`] found.
     sets: [CellSet; REMEMBERED_SETS],
-    /// Sets found so far in this dig (the ring holds the last of them).
+    /// Sets found so far on this grid (the ring holds the last of them).
     found: usize,
     shape: std::marker::PhantomData<S>,
 }
@@ -84,76 +164,165 @@ impl<S: Shape> Digger<S> {
         }
     }
 
-    /// One digging pass over `solution` towards exactly `holes` empty cells. Returns the
-    /// puzzle if it got there; `tests` counts the uniqueness searches run.
-    pub fn dig<R: RngCore>(
+    /// Digs `solution` to exactly `holes` empty cells, the puzzle keeping exactly one
+    /// solution; `None` if it did not get there. Digs top-down in an order drawn from `rng`;
+    /// when that ends in a minimal puzzle short of the target, searches on by swaps
+    /// ([`Digger::deepen`]). `tests` counts the uniqueness searches run.
+    pub fn dig<E: Engine<S>, R: RngCore>(
         &mut self,
-        solver: &mut impl Engine<S>,
+        solver: &mut E,
         solution: &Grid<S>,
         holes: usize,
         rng: &mut R,
         tests: &mut u64,
     ) -> Option<Grid<S>> {
+        self.found = 0;
+        let mut job = Job {
+            solver,
+            solution,
+            holes,
+            rng,
+            tests,
+        };
+        let mut dug = self.top_down(&mut job);
+        if dug.holes < holes {
+            self.deepen(&mut job, &mut dug);
+        }
+        (dug.holes == holes).then_some(dug.puzzle)
+    }
+
+    /// Visits every cell once in an order drawn from the job's stream and empties it if the
+    /// puzzle stays unique, stopping at the target. A dig that stops short ends in a minimal
+    /// puzzle: a clue that could not go when visited cannot go later, with fewer clues around
+    /// it.
+    fn top_down<E: Engine<S>, R: RngCore>(&mut self, job: &mut Job<'_, S, E, R>) -> Dug<S> {
         let mut order: S::Cells<u16> = S::cells(0);
         for (cell, slot) in order.as_mut().iter_mut().enumerate() {
             *slot = cell as u16;
         }
-        shuffle(rng, order.as_mut());
+        shuffle(job.rng, order.as_mut());
 
-        self.found = 0;
-        let mut puzzle = *solution;
-        let mut clues = CellSet::default();
-        for cell in 0..S::CELLS {
-            clues.insert(cell);
-        }
+        let mut dug = Dug {
+            puzzle: *job.solution,
+            clues: CellSet::first(S::CELLS),
+            holes: 0,
+        };
         // Digits placed in each unit: every unit is full to begin with.
         let mut used: S::Units<u32> = S::units(S::ALL);
-        let mut removed = 0;
-        for (visited, &cell) in order.as_ref().iter().enumerate() {
-            if removed == holes {
+        for &cell in order.as_ref() {
+            if dug.holes == job.holes {
                 break;
             }
-            if removed + (S::CELLS - visited) < holes {
-                return None;
-            }
             let cell = cell as usize;
-            let digit = puzzle.get(cell);
+            let digit = dug.puzzle.get(cell);
             let b = bit(digit);
             let units = S::units_of(cell);
             for unit in units {
                 used[unit] &= !b;
             }
-            let stands = if self.forced(&puzzle, &used, cell, b) {
-                true
-            } else if self.unavoidable(&clues, cell) {
-                false
-            } else {
-                *tests += 1;
-                puzzle.set(cell, 0);
-                let other = solver.has_solution_without(&puzzle, cell, digit);
-                if other {
-                    self.remember(solver.solution(), solution);
-                }
-                !other
-            };
+            let stands = Self::forced(&dug.puzzle, &used, cell, b)
+                || self.witness(&dug.clues, cell).is_none()
+                    && self.removable(job, &mut dug.puzzle, cell);
             if stands {
-                puzzle.set(cell, 0);
-                clues.remove(cell);
-                removed += 1;
+                dug.empty(cell);
             } else {
-                puzzle.set(cell, digit);
                 for unit in units {
                     used[unit] |= b;
                 }
             }
         }
-        (removed == holes).then_some(puzzle)
+        dug
+    }
+
+    /// Takes a minimal puzzle further down by swaps: empty a clue `x`, put back a cell `y`
+    /// that every unavoidable set held by `x` alone needs, and keep the swap if the puzzle
+    /// stays unique; then try to empty every clue again. A swap keeps the clue count, so the
+    /// search walks among puzzles of one size until one of them lets a clue go. Gives up
+    /// after [`SWAPS_PER_MISSING_HOLE`] swaps per hole still missing.
+    fn deepen<E: Engine<S>, R: RngCore>(&mut self, job: &mut Job<'_, S, E, R>, dug: &mut Dug<S>) {
+        let solution = job.solution;
+        let mut swaps = SWAPS_PER_MISSING_HOLE * (job.holes - dug.holes);
+        while dug.holes < job.holes && swaps > 0 {
+            swaps -= 1;
+            let x = dug.clues.pick(job.rng, Self::WORDS);
+            if self.witness(&dug.clues, x).is_none() && self.removable(job, &mut dug.puzzle, x) {
+                dug.empty(x);
+                continue;
+            }
+            // x is held by a remembered set now: the last one found, if not before.
+            let mut choices = self.common_witness(&dug.clues, x);
+            choices.remove(x);
+            if choices.is_empty() {
+                continue;
+            }
+            let y = choices.pick(job.rng, Self::WORDS);
+            let mut clues = dug.clues;
+            clues.remove(x);
+            clues.insert(y);
+            if self.misses_a_set(&clues) {
+                continue;
+            }
+            let mut puzzle = dug.puzzle;
+            puzzle.set(x, 0);
+            puzzle.set(y, solution.get(y));
+            // The old puzzle was unique, so any other solution of the new one differs at x.
+            *job.tests += 1;
+            if job.solver.has_solution_without(&puzzle, x, solution.get(x)) {
+                self.remember(job.solver.solution(), solution);
+                continue;
+            }
+            dug.puzzle = puzzle;
+            dug.clues = clues;
+            self.minimise(job, dug);
+        }
+    }
+
+    /// Empties every clue that can go, in an order drawn from the job's stream, stopping at
+    /// the target.
+    fn minimise<E: Engine<S>, R: RngCore>(&mut self, job: &mut Job<'_, S, E, R>, dug: &mut Dug<S>) {
+        let mut order: S::Cells<u16> = S::cells(0);
+        let clues = S::CELLS - dug.holes;
+        for (k, slot) in order.as_mut()[..clues].iter_mut().enumerate() {
+            *slot = dug.clues.nth(k, Self::WORDS) as u16;
+        }
+        shuffle(job.rng, &mut order.as_mut()[..clues]);
+        for &cell in &order.as_ref()[..clues] {
+            if dug.holes == job.holes {
+                return;
+            }
+            let cell = cell as usize;
+            if self.witness(&dug.clues, cell).is_none()
+                && self.removable(job, &mut dug.puzzle, cell)
+            {
+                dug.empty(cell);
+            }
+        }
+    }
+
+    /// The uniqueness search for emptying clue `cell` of `puzzle`: true when no solution puts
+    /// another digit there. Leaves `puzzle` as it was, and remembers the unavoidable set a
+    /// second solution reveals.
+    fn removable<E: Engine<S>, R: RngCore>(
+        &mut self,
+        job: &mut Job<'_, S, E, R>,
+        puzzle: &mut Grid<S>,
+        cell: usize,
+    ) -> bool {
+        *job.tests += 1;
+        let digit = puzzle.get(cell);
+        puzzle.set(cell, 0);
+        let other = job.solver.has_solution_without(puzzle, cell, digit);
+        puzzle.set(cell, digit);
+        if other {
+            self.remember(job.solver.solution(), job.solution);
+        }
+        !other
     }
 
     /// The naked and hidden checks: true when the clue digit `b` of `cell` (already taken
     /// out of `used`) is the only digit the cell can take, or the only cell of one of its
     /// units that can take it.
-    fn forced(&self, puzzle: &Grid<S>, used: &S::Units<u32>, cell: usize, b: u32) -> bool {
+    fn forced(puzzle: &Grid<S>, used: &S::Units<u32>, cell: usize, b: u32) -> bool {
         let sees = |c: usize| {
             let [row, col, boxed] = S::units_of(c);
             used[row] | used[col] | used[boxed]
@@ -169,11 +338,32 @@ impl<S: Shape> Digger<S> {
         })
     }
 
-    /// True when a remembered unavoidable set has `cell` as its only clue.
-    fn unavoidable(&self, clues: &CellSet, cell: usize) -> bool {
-        self.sets[..self.found.min(REMEMBERED_SETS)]
+    /// The remembered sets, newest last.
+    fn remembered(&self) -> &[CellSet] {
+        &self.sets[..self.found.min(REMEMBERED_SETS)]
+    }
+
+    /// A remembered unavoidable set whose only clue is `cell`.
+    fn witness(&self, clues: &CellSet, cell: usize) -> Option<&CellSet> {
+        self.remembered()
             .iter()
-            .any(|set| set.contains(cell) && set.meets_only_at(clues, cell, Self::WORDS))
+            .find(|set| set.contains(cell) && set.meets_only_at(clues, cell, Self::WORDS))
+    }
+
+    /// The cells common to every remembered unavoidable set whose only clue is `cell`
+    /// (there is one).
+    fn common_witness(&self, clues: &CellSet, cell: usize) -> CellSet {
+        self.remembered()
+            .iter()
+            .filter(|set| set.contains(cell) && set.meets_only_at(clues, cell, Self::WORDS))
+            .fold(CellSet::first(S::CELLS), |common, set| common.and(set))
+    }
+
+    /// True when a remembered unavoidable set holds none of `clues`.
+    fn misses_a_set(&self, clues: &CellSet) -> bool {
+        self.remembered()
+            .iter()
+            .any(|set| (0..Self::WORDS).all(|w| set.0[w] & clues.0[w] == 0))
     }
 
     /// Remembers the cells where `other` differs from `solution`.
@@ -248,7 +438,8 @@ mod tests {
         (removed == holes).then_some(puzzle)
     }
 
-    /// The shortcuts give the answers the searches would: the same dig, fewer searches.
+    /// The shortcuts give the answers the searches would: the same top-down dig, fewer
+    /// searches.
     fn shortcuts_change_nothing<S: Shape>(holes: usize, attempts: u64) {
         let mut solver = Solver::<S>::new();
         let mut digger = Digger::<S>::new();
@@ -257,7 +448,15 @@ mod tests {
             let mut rng = attempt_rng(4, index);
             let (solution, _) = fill(&mut solver, &mut rng);
             let (mut a, mut b) = (rng.clone(), rng);
-            let dug = digger.dig(&mut solver, &solution, holes, &mut a, &mut tests);
+            digger.found = 0;
+            let dug = digger.top_down(&mut Job {
+                solver: &mut solver,
+                solution: &solution,
+                holes,
+                rng: &mut a,
+                tests: &mut tests,
+            });
+            let dug = (dug.holes == holes).then_some(dug.puzzle);
             let searched =
                 dig_by_search_alone(&mut solver, &solution, holes, &mut b, &mut searches);
             assert_eq!(dug, searched);
@@ -284,5 +483,13 @@ mod tests {
         digs::<Nine>(50, 30);
         digs::<Nine>(55, 30);
         digs::<Sixteen>(120, 3);
+    }
+
+    /// Targets past where top-down digging stops are reached by swaps, still unique.
+    #[test]
+    fn swaps_reach_deep_targets() {
+        digs::<Four>(12, 30);
+        digs::<Nine>(60, 20);
+        digs::<Nine>(62, 40);
     }
 }

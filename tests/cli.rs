@@ -220,17 +220,17 @@ fn reproduce_prints_the_generated_row() {
     ]);
     assert_eq!(row, format!("{}\n{line}\n", csv.lines().next().unwrap()));
     // An attempt that cannot reach its target says so and exits 1.
-    let mut generator = sudoku_bank::Generator::<sudoku_bank::Four>::new(12);
-    let failing = (0..1000)
+    let mut generator = sudoku_bank::Generator::<sudoku_bank::Nine>::new(64);
+    let failing = (0..20)
         .find(|&i| generator.attempt(1, i, &mut Default::default()).is_none())
-        .expect("most 4×4 attempts miss 12 holes");
+        .expect("most 9×9 attempts miss 64 holes (17 clues)");
     bank()
-        .args(["reproduce", "--seed", "1", "--size", "4", "--holes", "12"])
+        .args(["reproduce", "--seed", "1", "--holes", "64"])
         .args(["--index", &failing.to_string()])
         .assert()
         .code(1)
         .stdout("")
-        .stderr(contains("yields no puzzle with 12 holes"));
+        .stderr(contains("yields no puzzle with 64 holes"));
 }
 
 /// Writes `csv` with one row changed by `edit` and returns what `verify` says.
