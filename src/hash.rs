@@ -8,11 +8,9 @@
 //! [`dedup_key`] is the compact key the writer keeps for each distinct puzzle instead of the
 //! puzzle itself: 128 bits from two 64-bit lanes over the text's 8-byte words, each step
 //! mixed by the SplitMix64 finaliser, eight bytes at a time rather than FNV's one. It never
-//! leaves the process, so it may change between versions. [`KeySet`] holds such keys,
-//! hashing each by its own low 64 bits: they are already uniformly mixed.
-
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
+//! leaves the process, so it may change between versions. [`KeySet`] holds such keys in a
+//! table of 16-byte slots, placing each by its own low 64 bits: they are already uniformly
+//! mixed.
 
 use crate::rng::mix64;
 
@@ -60,27 +58,95 @@ pub fn dedup_key(text: impl AsRef<[u8]>) -> u128 {
     u128::from(a) << 64 | u128::from(b)
 }
 
-/// A set of [`dedup_key`]s.
-pub type KeySet = HashSet<u128, BuildHasherDefault<KeyHasher>>;
+/// A set of [`dedup_key`]s: one open-addressed table of `u128` slots with linear probing,
+/// 16 bytes a slot and no other storage. A key's home slot comes from its low 64 bits, which
+/// are already uniformly mixed; slot value 0 means empty (the key 0 is held apart).
+///
+/// Sized up front for the keys a batch can hold, the table never grows during the batch, and
+/// its pages are only touched as keys land in them: the zeroed allocation is lazy.
+#[derive(Debug, Clone)]
+pub struct KeySet {
+    slots: Vec<u128>,
+    len: usize,
+    has_zero: bool,
+}
 
-/// Hashes a [`dedup_key`] by its low 64 bits (see the module docs).
-#[derive(Debug, Default, Clone, Copy)]
-pub struct KeyHasher(u64);
+impl Default for KeySet {
+    fn default() -> Self {
+        KeySet::with_capacity(0)
+    }
+}
 
-impl Hasher for KeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `u128` keys go through here; fold anything else in, all the same.
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(FNV64_PRIME);
+impl KeySet {
+    /// Slots per key at most: a load of at most 4/5 keeps probe runs short.
+    const LOAD: (usize, usize) = (4, 5);
+    /// The most keys a set is sized for up front: 16 Mi keys, 320 MiB of slots.
+    pub const MAX_PRESIZED: u64 = 1 << 24;
+    /// The room a set starts with when asked for more than [`KeySet::MAX_PRESIZED`]: it
+    /// doubles from there.
+    const UNSIZED: u64 = 1 << 20;
+
+    /// A set with room for `keys` keys before it grows, or for [`KeySet::UNSIZED`] keys when
+    /// `keys` is past [`KeySet::MAX_PRESIZED`] (a batch bounded by time, say).
+    pub fn with_capacity(keys: u64) -> Self {
+        let keys = if keys > Self::MAX_PRESIZED {
+            Self::UNSIZED
+        } else {
+            keys
+        } as usize;
+        KeySet {
+            slots: vec![0; (keys * Self::LOAD.1 / Self::LOAD.0).max(16)],
+            len: 0,
+            has_zero: false,
         }
     }
 
-    fn write_u128(&mut self, key: u128) {
-        self.0 = key as u64;
+    /// Adds `key`; false when it was already there.
+    pub fn insert(&mut self, key: u128) -> bool {
+        if key == 0 {
+            return !std::mem::replace(&mut self.has_zero, true);
+        }
+        if (self.len + 1) * Self::LOAD.1 > self.slots.len() * Self::LOAD.0 {
+            self.grow();
+        }
+        let added = Self::place(&mut self.slots, key);
+        self.len += added as usize;
+        added
     }
 
-    fn finish(&self) -> u64 {
-        self.0
+    /// How many keys the set holds.
+    pub fn len(&self) -> usize {
+        self.len + self.has_zero as usize
+    }
+
+    /// True when the set holds no key.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Puts non-zero `key` in its slot run; false when it is there already.
+    #[inline]
+    fn place(slots: &mut [u128], key: u128) -> bool {
+        // The home slot: the low 64 bits scaled to the table's length.
+        let mut at = ((u128::from(key as u64) * slots.len() as u128) >> 64) as usize;
+        loop {
+            match slots[at] {
+                0 => {
+                    slots[at] = key;
+                    return true;
+                }
+                held if held == key => return false,
+                _ => at = if at + 1 == slots.len() { 0 } else { at + 1 },
+            }
+        }
+    }
+
+    fn grow(&mut self) {
+        let doubled = vec![0; 2 * self.slots.len()];
+        let old = std::mem::replace(&mut self.slots, doubled);
+        for key in old.into_iter().filter(|&key| key != 0) {
+            Self::place(&mut self.slots, key);
+        }
     }
 }
 
@@ -112,5 +178,27 @@ mod tests {
         assert_ne!(dedup_key("1234567"), dedup_key("1234567\0"));
         let mut set = KeySet::default();
         assert!(set.insert(dedup_key("1.2.")) && !set.insert(dedup_key("1.2.")));
+    }
+
+    #[test]
+    fn key_sets_hold_each_key_once() {
+        // Keys crowded into a few home slots, and the zero key, across several growths.
+        let mut set = KeySet::with_capacity(3);
+        let keys: Vec<u128> = (0..5_000u128)
+            .map(|i| (i % 7) << 64 | (i % 5) << 61 | i)
+            .collect();
+        for &key in &keys {
+            assert!(set.insert(key), "{key:#x} is new");
+        }
+        for &key in &keys {
+            assert!(!set.insert(key), "{key:#x} is there");
+        }
+        assert_eq!(set.len(), keys.len());
+        let mut hashed = KeySet::with_capacity(100_000);
+        for i in 0..100_000 {
+            assert!(hashed.insert(dedup_key(i.to_string())));
+        }
+        assert!(!hashed.insert(dedup_key("99999")));
+        assert_eq!(hashed.len(), 100_000);
     }
 }

@@ -188,10 +188,12 @@ fn consume<W: Write>(
     consumed: &Consumed,
     started: Instant,
 ) -> io::Result<Outcome> {
-    // Room for the whole batch up front (up to a million keys, 16 MiB), so the set does not
-    // stop the writer to grow as it fills.
-    let mut seen =
-        KeySet::with_capacity_and_hasher(job.count.min(1 << 20) as usize, Default::default());
+    // Room for the whole batch up front, so the set does not stop the writer to grow as it
+    // fills; its pages are touched only as keys arrive.
+    let mut seen = KeySet::with_capacity(match job.dedup {
+        Dedup::Exact => job.count,
+        Dedup::None => 0,
+    });
     let mut work = Work::default();
     let (mut rows, mut successes, mut duplicates) = (0u64, 0u64, 0u64);
     let mut next_index = job.first_index;
