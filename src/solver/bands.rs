@@ -599,18 +599,39 @@ impl<S: Banded> Rules<S> for BandRules {
 }
 
 impl<S: Banded> Bands<S> {
-    /// The state with every clue of `puzzle` placed, not yet propagated.
+    /// The state with every clue of `puzzle` placed, not yet propagated; fails when two
+    /// clues of one digit share a unit. Builds every entry at once from the clues' peers,
+    /// giving what placing the clues one by one would.
     fn start(puzzle: &Grid<S>) -> Result<State<S>, Unsolvable> {
-        let mut state = State::<S>::empty();
         let width = State::<S>::WIDTH;
-        for cell in 0..S::CELLS {
-            let digit = puzzle.get(cell);
-            if digit != 0 {
-                let d = digit as usize - 1;
-                if state.cand[S::N * (cell / width) + d] >> (cell % width) & 1 == 0 {
-                    return Err(Unsolvable);
-                }
-                state.place(cell, d);
+        let mut state = State::<S>::empty();
+        // Per (band, digit): the clue cells, and the cells their row, box and column clear.
+        let mut placed = S::bands(0);
+        let mut seen = S::bands(0);
+        // Per digit: the columns of its clues.
+        let mut columns = [0u64; 16];
+        let mut filled = [0u64; 4];
+        for (cell, &digit) in puzzle.digits().iter().enumerate() {
+            if digit == 0 {
+                continue;
+            }
+            let (b, at, d) = (cell / width, cell % width, digit as usize - 1);
+            let i = S::N * b + d;
+            let col = 1 << (at % S::N);
+            if seen[i] >> at & 1 != 0 || columns[d] & col != 0 {
+                return Err(Unsolvable);
+            }
+            placed[i] |= 1 << at;
+            seen[i] |= S::peers_in_band(at);
+            columns[d] |= col;
+            filled[b] |= 1 << at;
+        }
+        for (b, &filled) in filled.iter().enumerate().take(S::BOX) {
+            state.open[b] &= !filled;
+            for (d, &cols) in columns.iter().enumerate().take(S::N) {
+                let i = S::N * b + d;
+                let cleared = filled | seen[i] | State::<S>::columns(cols);
+                state.cand[i] = state.cand[i] & !cleared | placed[i];
             }
         }
         Ok(state)
