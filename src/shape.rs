@@ -70,6 +70,9 @@ pub trait Shape: Copy + Debug + Default + Send + Sync + 'static {
     /// `N` cells per unit, unit-major: rows `0..N`, columns `N..2N`, boxes `2N..3N`.
     fn unit_table() -> &'static [u16];
 
+    /// For every cell, its row, column and box units (see [`Shape::units_of`]).
+    fn units_of_table() -> &'static [[u8; 3]];
+
     /// The peers of `cell`.
     #[inline(always)]
     fn peers(cell: usize) -> &'static [u16] {
@@ -79,12 +82,7 @@ pub trait Shape: Copy + Debug + Default + Send + Sync + 'static {
     /// The row, column and box units of `cell`, numbered as in [`Shape::unit_table`].
     #[inline(always)]
     fn units_of(cell: usize) -> [usize; 3] {
-        let (row, col) = (cell / Self::N, cell % Self::N);
-        [
-            row,
-            Self::N + col,
-            2 * Self::N + row / Self::BOX * Self::BOX + col / Self::BOX,
-        ]
+        Self::units_of_table()[cell].map(usize::from)
     }
 
     /// The cells of unit `unit` (see [`Shape::unit_table`] for the numbering).
@@ -95,13 +93,14 @@ pub trait Shape: Copy + Debug + Default + Send + Sync + 'static {
 }
 
 macro_rules! shape {
-    ($(#[$doc:meta])* $name:ident, box = $b:literal, max_holes = $max:expr, solver = $solver:ty, peers = $peers:ident, units = $units:ident) => {
+    ($(#[$doc:meta])* $name:ident, box = $b:literal, max_holes = $max:expr, solver = $solver:ty, peers = $peers:ident, units = $units:ident, units_of = $units_of:ident) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
 
         static $peers: [u16; $b * $b * $b * $b * (3 * $b * $b - 2 * $b - 1)] = peer_table::<$b, { $b * $b * $b * $b * (3 * $b * $b - 2 * $b - 1) }>();
         static $units: [u16; 3 * $b * $b * $b * $b] = unit_table::<$b, { 3 * $b * $b * $b * $b }>();
+        static $units_of: [[u8; 3]; $b * $b * $b * $b] = units_of_table::<$b, { $b * $b * $b * $b }>();
 
         impl Shape for $name {
             const BOX: usize = $b;
@@ -129,25 +128,34 @@ macro_rules! shape {
             fn unit_table() -> &'static [u16] {
                 &$units
             }
+
+            #[inline(always)]
+            fn units_of_table() -> &'static [[u8; 3]] {
+                &$units_of
+            }
         }
     };
 }
 
 shape!(
     /// 4×4 grids of 2×2 boxes.
-    Four, box = 2, max_holes = 12, solver = Generic<Four>, peers = PEERS_4, units = UNITS_4
+    Four, box = 2, max_holes = 12, solver = Generic<Four>, peers = PEERS_4, units = UNITS_4,
+    units_of = UNITS_OF_4
 );
 shape!(
     /// 9×9 grids of 3×3 boxes.
-    Nine, box = 3, max_holes = 64, solver = Bands<Nine>, peers = PEERS_9, units = UNITS_9
+    Nine, box = 3, max_holes = 64, solver = Bands<Nine>, peers = PEERS_9, units = UNITS_9,
+    units_of = UNITS_OF_9
 );
 shape!(
     /// 16×16 grids of 4×4 boxes.
-    Sixteen, box = 4, max_holes = 256 - 15, solver = Bands<Sixteen>, peers = PEERS_16, units = UNITS_16
+    Sixteen, box = 4, max_holes = 256 - 15, solver = Bands<Sixteen>, peers = PEERS_16, units = UNITS_16,
+    units_of = UNITS_OF_16
 );
 shape!(
     /// 25×25 grids of 5×5 boxes.
-    TwentyFive, box = 5, max_holes = 625 - 24, solver = Generic<TwentyFive>, peers = PEERS_25, units = UNITS_25
+    TwentyFive, box = 5, max_holes = 625 - 24, solver = Generic<TwentyFive>, peers = PEERS_25, units = UNITS_25,
+    units_of = UNITS_OF_25
 );
 
 /// Row, column and box of every cell, rows then columns then boxes, `N` cells each.
@@ -166,6 +174,23 @@ const fn unit_table<const B: usize, const LEN: usize>() -> [u16; LEN] {
             j += 1;
         }
         i += 1;
+    }
+    table
+}
+
+/// For every cell, its row `r`, column `N + c` and box `2N + box` units.
+const fn units_of_table<const B: usize, const LEN: usize>() -> [[u8; 3]; LEN] {
+    let n = B * B;
+    let mut table = [[0u8; 3]; LEN];
+    let mut cell = 0;
+    while cell < LEN {
+        let (row, col) = (cell / n, cell % n);
+        table[cell] = [
+            row as u8,
+            (n + col) as u8,
+            (2 * n + row / B * B + col / B) as u8,
+        ];
+        cell += 1;
     }
     table
 }
