@@ -12,7 +12,12 @@ use sudoku_bank::progress::Progress;
 
 fn batches(c: &mut Criterion) {
     let mut group = c.benchmark_group("pipeline");
-    for (size, holes, count) in [(Size::Nine, 55, 2000), (Size::Sixteen, 150, 40)] {
+    for (size, holes, count) in [
+        (Size::Nine, 0, 50_000),
+        (Size::Nine, 55, 2000),
+        (Size::Sixteen, 0, 2000),
+        (Size::Sixteen, 150, 40),
+    ] {
         group.throughput(Throughput::Elements(count));
         for threads in [1, 2] {
             let generation = Generation::new(size, Some(holes)).expect("valid target");

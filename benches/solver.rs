@@ -9,7 +9,7 @@ use std::path::Path;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use sudoku_bank::digger::Digger;
 use sudoku_bank::rng::attempt_rng;
-use sudoku_bank::{Engine, Grid, Nine, Shape, Sixteen, Solver, generator};
+use sudoku_bank::{Engine, Grid, Nine, Shape, Sixteen, Solver, TwentyFive, generator};
 
 fn load(name: &str, limit: usize) -> Vec<Grid<Nine>> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -92,8 +92,11 @@ fn dig_one<S: Shape>(c: &mut Criterion, label: &str, holes: usize) {
 fn fill_and_dig(c: &mut Criterion) {
     fill_one::<Nine>(c, "9x9");
     fill_one::<Sixteen>(c, "16x16");
+    fill_one::<TwentyFive>(c, "25x25");
     dig_one::<Nine>(c, "9x9", 55);
+    dig_one::<Nine>(c, "9x9", 60);
     dig_one::<Sixteen>(c, "16x16", 150);
+    dig_one::<TwentyFive>(c, "25x25", 300);
 }
 
 criterion_group! {

@@ -13,6 +13,10 @@ for _ in $(seq "$runs"); do
   "$bin" bench --json --size 9 --holes 55 --threads 1,2 --seconds 2
   "$bin" bench --json --size 16 --holes 0 --threads 1,2 --seconds 2
   "$bin" bench --json --size 16 --holes 150 --threads 1,2 --seconds 4
+  "$bin" bench --json --size 9 --holes 60 --threads 1,2 --seconds 2
+  "$bin" bench --json --size 9 --holes 62 --threads 1 --seconds 4
+  "$bin" bench --json --size 25 --holes 0 --threads 1 --seconds 2
+  "$bin" bench --json --size 25 --holes 300 --threads 1 --seconds 2
 done > "$out" 2>/dev/null
 python3 - "$out" <<'PY'
 import json, statistics, sys
