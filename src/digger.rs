@@ -13,6 +13,14 @@
 //!   from the grid form an unavoidable set — a puzzle with no clue in it has both solutions.
 //!   The dig remembers the last [`REMEMBERED_SETS`] of them, and a removal that would leave
 //!   one without a clue fails without a search.
+//!
+//! A top-down dig that stops short of the target ends in a minimal puzzle: no clue can go.
+//! The dig then goes on by *swaps*: it empties a clue `x`, puts back a cell `y` common to
+//! every remembered unavoidable set that `x` alone held (the puzzle needs a clue in each),
+//! keeps the swap when one search finds no solution that differs at `x`, and tries again to
+//! empty every clue. A swap keeps the clue count, so the dig walks among puzzles of one size
+//! until one of them lets a clue go; it gives up after [`SWAPS_PER_MISSING_HOLE`] swaps per
+//! hole still missing. Swaps draw from the attempt's stream like the visiting order.
 
 use rand::RngCore;
 
@@ -166,8 +174,8 @@ impl<S: Shape> Digger<S> {
 
     /// Digs `solution` to exactly `holes` empty cells, the puzzle keeping exactly one
     /// solution; `None` if it did not get there. Digs top-down in an order drawn from `rng`;
-    /// when that ends in a minimal puzzle short of the target, searches on by swaps
-    /// ([`Digger::deepen`]). `tests` counts the uniqueness searches run.
+    /// when that ends in a minimal puzzle short of the target, searches on by swaps of one
+    /// clue for another (see the module docs). `tests` counts the uniqueness searches run.
     pub fn dig<E: Engine<S>, R: RngCore>(
         &mut self,
         solver: &mut E,

@@ -86,8 +86,8 @@ impl KeySet {
     /// doubles from there.
     const UNSIZED: u64 = 1 << 20;
 
-    /// A set with room for `keys` keys before it grows, or for [`KeySet::UNSIZED`] keys when
-    /// `keys` is past [`KeySet::MAX_PRESIZED`] (a batch bounded by time, say).
+    /// A set with room for `keys` keys before it grows, or for 2^20 keys when `keys` is past
+    /// [`KeySet::MAX_PRESIZED`] (a batch bounded by time, say).
     pub fn with_capacity(keys: u64) -> Self {
         let keys = if keys > Self::MAX_PRESIZED {
             Self::UNSIZED
