@@ -4,11 +4,11 @@ use std::io;
 use std::sync::atomic::AtomicBool;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use sudoku_bank::Size;
 use sudoku_bank::bank::BankWriter;
 use sudoku_bank::config::{Dedup, Generation, Job};
 use sudoku_bank::pipeline;
 use sudoku_bank::progress::Progress;
+use sudoku_bank::{Holes, Size};
 
 fn batches(c: &mut Criterion) {
     let mut group = c.benchmark_group("pipeline");
@@ -20,7 +20,8 @@ fn batches(c: &mut Criterion) {
     ] {
         group.throughput(Throughput::Elements(count));
         for threads in [1, 2] {
-            let generation = Generation::new(size, Some(holes)).expect("valid target");
+            let generation =
+                Generation::new(size, Some(Holes::Exact(holes))).expect("valid target");
             let job =
                 Job::new(generation, count, 1, threads, Dedup::Exact, None).expect("valid job");
             let id = BenchmarkId::new(

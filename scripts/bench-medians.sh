@@ -17,6 +17,8 @@ for _ in $(seq "$runs"); do
   "$bin" bench --json --size 9 --holes 62 --threads 1 --seconds 4
   "$bin" bench --json --size 25 --holes 0 --threads 1 --seconds 2
   "$bin" bench --json --size 25 --holes 300 --threads 1 --seconds 2
+  "$bin" bench --json --size 9 --holes minimal --threads 1 --seconds 2
+  "$bin" bench --json --size 16 --holes minimal --threads 1 --seconds 4
 done > "$out" 2>/dev/null
 python3 - "$out" <<'PY'
 import json, statistics, sys
@@ -30,6 +32,8 @@ while at < len(text):
     for r in rows:
         runs[(r["size"], r["holes"], r["threads"])].append(r["puzzles_per_sec"])
 print("size holes threads runs median_puzzles_per_sec")
-for (size, holes, threads), v in sorted(runs.items()):
+# Hole targets are numbers or "minimal": order numbers first, by value.
+order = lambda item: (item[0][0], isinstance(item[0][1], str), str(item[0][1]).zfill(4), item[0][2])
+for (size, holes, threads), v in sorted(runs.items(), key=order):
     print(f"{size} {holes} {threads} {len(v)} {statistics.median(v):.0f}")
 PY

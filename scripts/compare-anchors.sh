@@ -30,6 +30,7 @@ for _ in $(seq "$rounds"); do
   echo "grids bank $("$bin" bench --json --size 9 --holes 0 --threads 1 --seconds 2 | tr -d '\n ')"
   echo "puzzles crate $("$crate" puzzles 5000 none)"
   echo "puzzles55 bank $("$bin" bench --json --size 9 --holes 55 --threads 1 --seconds 2 | tr -d '\n ')"
+  echo "minimal bank $("$bin" bench --json --size 9 --holes minimal --threads 1 --seconds 2 | tr -d '\n ')"
   echo "puzzles60 bank $("$bin" bench --json --size 9 --holes 60 --threads 1 --seconds 2 | tr -d '\n ')"
   echo "check17 crate $("$crate" check "$seventeen" 3)"
   echo "check17 bank $("$bin" bench --json --solve "$seventeen" --passes 3 | tr -d '\n ')"
@@ -66,6 +67,9 @@ print("| task | `sudoku` crate | sudoku-bank | ratio |")
 print("|---|---:|---:|---:|")
 print(f"| 9×9 full grids/s | {med['grids','crate']:,.0f} | {med['grids','bank']:,.0f} "
       f"| {med['grids','bank'] / med['grids','crate']:.1f}× |")
+bank = med["minimal", "bank"]
+print(f"| 9×9 minimal puzzles/s (both top-down) | {med['puzzles','crate']:,.0f} | {bank:,.0f} "
+      f"| {bank / med['puzzles','crate']:.1f}× |")
 for holes in (55, 60):
     bank = med[f"puzzles{holes}", "bank"]
     print(f"| 9×9 puzzles/s (crate: minimal; ours: {holes} holes) | {med['puzzles','crate']:,.0f} "

@@ -6,6 +6,7 @@
 
 use std::time::Instant;
 
+use crate::config::Holes;
 use crate::digger::Digger;
 use crate::generator;
 use crate::grid::Grid;
@@ -41,12 +42,12 @@ impl<S: Shape> Copy for Puzzle<S> {}
 pub struct Generator<S: Shape> {
     solver: Solver<S>,
     digger: Digger<S>,
-    holes: usize,
+    holes: Holes,
 }
 
 impl<S: Shape> Generator<S> {
-    /// A generator of puzzles with exactly `holes` empty cells (0: complete grids).
-    pub fn new(holes: usize) -> Self {
+    /// A generator of puzzles dug to `holes` (exactly 0: complete grids).
+    pub fn new(holes: Holes) -> Self {
         Generator {
             solver: Solver::<S>::new(),
             digger: Digger::new(),
@@ -65,18 +66,33 @@ impl<S: Shape> Generator<S> {
             work.grids += 1;
             work.fill_restarts += restarts;
             work.fill_nanos += elapsed_nanos(started);
-            if self.holes == 0 {
-                return Some(Puzzle {
-                    puzzle: solution,
-                    solution,
-                });
-            }
+            let holes = match self.holes {
+                Holes::Exact(0) => {
+                    return Some(Puzzle {
+                        puzzle: solution,
+                        solution,
+                    });
+                }
+                Holes::Exact(holes) => holes,
+                Holes::Minimal => {
+                    let started = Instant::now();
+                    let puzzle = self.digger.dig_minimal(
+                        &mut self.solver,
+                        &solution,
+                        &mut rng,
+                        &mut work.uniqueness_tests,
+                    );
+                    work.dig_nanos += elapsed_nanos(started);
+                    work.digs_reached += 1;
+                    return Some(Puzzle { puzzle, solution });
+                }
+            };
             for _ in 0..ORDERS_PER_GRID {
                 let started = Instant::now();
                 let dug = self.digger.dig(
                     &mut self.solver,
                     &solution,
-                    self.holes,
+                    holes,
                     &mut rng,
                     &mut work.uniqueness_tests,
                 );
@@ -105,8 +121,8 @@ mod tests {
 
     #[test]
     fn attempts_are_reproducible() {
-        let mut a = Generator::<Nine>::new(50);
-        let mut b = Generator::<Nine>::new(50);
+        let mut a = Generator::<Nine>::new(Holes::Exact(50));
+        let mut b = Generator::<Nine>::new(Holes::Exact(50));
         let mut work = Work::default();
         // Run b on other indices first: an attempt must not depend on what ran before it.
         for index in 10..20 {
@@ -124,7 +140,9 @@ mod tests {
     #[test]
     fn zero_holes_gives_full_grids() {
         let mut work = Work::default();
-        let p = Generator::<Nine>::new(0).attempt(1, 1, &mut work).unwrap();
+        let p = Generator::<Nine>::new(Holes::Exact(0))
+            .attempt(1, 1, &mut work)
+            .unwrap();
         assert_eq!(p.puzzle, p.solution);
         assert!(p.solution.is_solution());
         assert_eq!(work.digs_reached + work.digs_missed, 0);

@@ -202,7 +202,7 @@ mod tests {
 
     #[test]
     fn writes_header_and_rows() {
-        let puzzle = Generator::<Nine>::new(40)
+        let puzzle = Generator::<Nine>::new(crate::config::Holes::Exact(40))
             .attempt(1, 0, &mut Work::default())
             .unwrap();
         let row = Row::new(&puzzle, 1, 0);

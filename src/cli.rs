@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::commands::{BenchConfig, Length, SolveInput, SolverBench};
-use crate::config::{Dedup, GenerateConfig, Generation, Job, Output, Report};
+use crate::config::{Dedup, GenerateConfig, Generation, Holes, Job, Output, Report};
 use crate::error::ConfigError;
 use crate::shape::Size;
 
@@ -47,10 +47,11 @@ pub struct GenerationArgs {
     /// Grid size: 4, 9, 16 or 25.
     #[arg(long, default_value = "9", value_parser = parse_size)]
     pub size: Size,
-    /// Exact number of empty cells per puzzle; 0 makes complete grids.
+    /// Exact number of empty cells per puzzle; 0 makes complete grids; `minimal` digs each
+    /// puzzle until no clue can go (hole counts then vary).
     /// [default: 10 for 4×4, 50 for 9×9, 150 for 16×16, 300 for 25×25]
-    #[arg(long, value_name = "N")]
-    pub holes: Option<usize>,
+    #[arg(long, value_name = "N|minimal")]
+    pub holes: Option<Holes>,
 }
 
 impl GenerationArgs {
@@ -149,9 +150,10 @@ pub struct BenchArgs {
     /// Grid sizes, comma-separated: 4, 9, 16, 25.
     #[arg(long, default_value = "9", value_delimiter = ',', value_parser = parse_size)]
     size: Vec<Size>,
-    /// Holes per puzzle; 0 measures complete grids only. [default: per size, as generate]
-    #[arg(long, value_name = "N")]
-    holes: Option<usize>,
+    /// Holes per puzzle, or `minimal`; 0 measures complete grids only. [default: per size, as
+    /// generate]
+    #[arg(long, value_name = "N|minimal")]
+    holes: Option<Holes>,
     /// Thread counts to compare, comma-separated. [default: 1 and all cores]
     #[arg(long, value_delimiter = ',', value_name = "N,…")]
     threads: Vec<NonZeroUsize>,
@@ -306,7 +308,7 @@ mod tests {
             config.job.generation,
             Generation {
                 size: Size::Nine,
-                holes: 50
+                holes: Holes::Exact(50)
             }
         );
         assert_eq!(config.job.count, 1000);

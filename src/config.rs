@@ -3,7 +3,9 @@
 //! [`crate::cli`] turns flags into these; every cross-flag check happens in their
 //! constructors, so a `Config` that exists is one the pipeline can run.
 
+use std::fmt;
 use std::path::PathBuf;
+use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
@@ -15,24 +17,95 @@ use crate::shape::Size;
 pub struct Generation {
     /// Grid size.
     pub size: Size,
-    /// Exact number of empty cells in each puzzle (0: complete grids).
-    pub holes: usize,
+    /// How far each puzzle is dug.
+    pub holes: Holes,
 }
 
 impl Generation {
     /// Checks that `holes` can be reached on `size` at all.
-    pub fn new(size: Size, holes: Option<usize>) -> Result<Self, ConfigError> {
-        let holes = holes.unwrap_or_else(|| size.default_holes());
+    pub fn new(size: Size, holes: Option<Holes>) -> Result<Self, ConfigError> {
+        let holes = holes.unwrap_or(Holes::Exact(size.default_holes()));
         let max = size.max_holes();
-        if holes > max {
-            return Err(ConfigError::TooManyHoles {
+        match holes {
+            Holes::Exact(holes) if holes > max => Err(ConfigError::TooManyHoles {
                 holes,
                 n: size.n(),
                 max,
                 min_clues: size.cells() - max,
-            });
+            }),
+            _ => Ok(Generation { size, holes }),
         }
-        Ok(Generation { size, holes })
+    }
+}
+
+/// How far each puzzle is dug: the `--holes` target. Written `55` or `minimal`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "HolesText", try_from = "HolesText")]
+pub enum Holes {
+    /// Exactly this many empty cells (0: complete grids).
+    Exact(usize),
+    /// Until no clue can go: a minimal puzzle, with as many holes as its dig reached.
+    Minimal,
+}
+
+impl Holes {
+    /// The target in words: `55 holes`, `minimal puzzles`.
+    pub fn phrase(self) -> String {
+        match self {
+            Holes::Exact(holes) => format!("{holes} holes"),
+            Holes::Minimal => "minimal puzzles".to_owned(),
+        }
+    }
+}
+
+/// As written on the command line: `55`, `minimal`.
+impl fmt::Display for Holes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Holes::Exact(holes) => f.pad(&holes.to_string()),
+            Holes::Minimal => f.pad("minimal"),
+        }
+    }
+}
+
+impl FromStr for Holes {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "minimal" => Ok(Holes::Minimal),
+            _ => text.parse().map(Holes::Exact).map_err(|_| {
+                format!("{text:?} is not a hole target (expected a number or \"minimal\")")
+            }),
+        }
+    }
+}
+
+/// [`Holes`] as JSON: a number, or the string `"minimal"`.
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum HolesText {
+    Exact(usize),
+    Named(String),
+}
+
+impl From<Holes> for HolesText {
+    fn from(holes: Holes) -> Self {
+        match holes {
+            Holes::Exact(holes) => HolesText::Exact(holes),
+            Holes::Minimal => HolesText::Named(holes.to_string()),
+        }
+    }
+}
+
+impl TryFrom<HolesText> for Holes {
+    type Error = String;
+
+    fn try_from(text: HolesText) -> Result<Self, String> {
+        match text {
+            HolesText::Exact(holes) => Ok(Holes::Exact(holes)),
+            HolesText::Named(name) => name.parse(),
+        }
     }
 }
 
@@ -144,12 +217,33 @@ mod tests {
 
     #[test]
     fn hole_limits_are_checked() {
-        assert!(Generation::new(Size::Nine, Some(64)).is_ok());
-        let err = Generation::new(Size::Nine, Some(65)).unwrap_err();
+        let exact = |size, holes| Generation::new(size, Some(Holes::Exact(holes)));
+        assert!(exact(Size::Nine, 64).is_ok());
+        let err = exact(Size::Nine, 65).unwrap_err();
         assert!(err.to_string().contains("at least 17 clues"), "{err}");
-        assert!(Generation::new(Size::Four, Some(13)).is_err());
-        assert!(Generation::new(Size::Sixteen, Some(256)).is_err());
-        assert_eq!(Generation::new(Size::Nine, None).unwrap().holes, 50);
+        assert!(exact(Size::Four, 13).is_err());
+        assert!(exact(Size::Sixteen, 256).is_err());
+        assert!(Generation::new(Size::TwentyFive, Some(Holes::Minimal)).is_ok());
+        assert_eq!(
+            Generation::new(Size::Nine, None).unwrap().holes,
+            Holes::Exact(50)
+        );
+    }
+
+    #[test]
+    fn hole_targets_read_and_write() {
+        assert_eq!("55".parse(), Ok(Holes::Exact(55)));
+        assert_eq!("minimal".parse(), Ok(Holes::Minimal));
+        assert!("many".parse::<Holes>().unwrap_err().contains("\"many\""));
+        for holes in [Holes::Exact(0), Holes::Exact(55), Holes::Minimal] {
+            let json = serde_json::to_string(&holes).unwrap();
+            assert_eq!(serde_json::from_str::<Holes>(&json).unwrap(), holes);
+        }
+        assert_eq!(serde_json::to_string(&Holes::Exact(55)).unwrap(), "55");
+        assert_eq!(
+            serde_json::to_string(&Holes::Minimal).unwrap(),
+            "\"minimal\""
+        );
     }
 
     #[test]

@@ -199,6 +199,26 @@ impl<S: Shape> Digger<S> {
         (dug.holes == holes).then_some(dug.puzzle)
     }
 
+    /// Digs `solution` until no clue can go: a minimal puzzle, with exactly one solution. It
+    /// is the puzzle [`Digger::dig`] gives from the same stream for a target of its holes.
+    pub fn dig_minimal<E: Engine<S>, R: RngCore>(
+        &mut self,
+        solver: &mut E,
+        solution: &Grid<S>,
+        rng: &mut R,
+        tests: &mut u64,
+    ) -> Grid<S> {
+        self.found = 0;
+        let mut job = Job {
+            solver,
+            solution,
+            holes: S::CELLS,
+            rng,
+            tests,
+        };
+        self.top_down(&mut job).puzzle
+    }
+
     /// Visits every cell once in an order drawn from the job's stream and empties it if the
     /// puzzle stays unique, stopping at the target. A dig that stops short ends in a minimal
     /// puzzle: a clue that could not go when visited cannot go later, with fewer clues around
@@ -491,6 +511,46 @@ mod tests {
         digs::<Nine>(50, 30);
         digs::<Nine>(55, 30);
         digs::<Sixteen>(120, 3);
+    }
+
+    /// Minimal digs: unique, no clue can go, and the exact-target dig of the same stream to
+    /// the same count gives the same puzzle (what `verify --provenance` relies on).
+    fn minimal_digs<S: Shape>(attempts: u64) {
+        let mut solver = Solver::<S>::new();
+        let mut reference = crate::solver::Generic::<S>::new();
+        let mut digger = Digger::<S>::new();
+        for index in 0..attempts {
+            let mut rng = attempt_rng(8, index);
+            let (solution, _) = fill(&mut solver, &mut rng);
+            let mut tests = 0;
+            let mut again = rng.clone();
+            let puzzle = digger.dig_minimal(&mut solver, &solution, &mut rng, &mut tests);
+            assert_eq!(reference.count_solutions(&puzzle, 2), 1);
+            for cell in (0..S::CELLS).filter(|&cell| puzzle.get(cell) != 0) {
+                let mut fewer = puzzle;
+                fewer.set(cell, 0);
+                assert_eq!(
+                    reference.count_solutions(&fewer, 2),
+                    2,
+                    "clue {cell} can go"
+                );
+            }
+            let exact = digger.dig(
+                &mut solver,
+                &solution,
+                puzzle.holes(),
+                &mut again,
+                &mut tests,
+            );
+            assert_eq!(exact, Some(puzzle));
+        }
+    }
+
+    #[test]
+    fn minimal_puzzles_keep_only_needed_clues() {
+        minimal_digs::<Four>(20);
+        minimal_digs::<Nine>(20);
+        minimal_digs::<Sixteen>(2);
     }
 
     /// Targets past where top-down digging stops are reached by swaps, still unique.

@@ -30,6 +30,7 @@ pub mod solver;
 pub mod stats;
 
 pub use attempt::{Generator, Puzzle};
+pub use config::Holes;
 pub use grid::Grid;
 pub use shape::{Four, Nine, Shape, Sixteen, Size, TwentyFive};
 pub use solver::{Engine, Solver};

@@ -252,7 +252,7 @@ fn consume<W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Generation;
+    use crate::config::{Generation, Holes};
     use crate::shape::Size;
 
     fn bank(job: &Job) -> (Vec<u8>, Outcome) {
@@ -262,7 +262,7 @@ mod tests {
     }
 
     fn job(size: Size, holes: usize, count: u64, threads: usize) -> Job {
-        let generation = Generation::new(size, Some(holes)).unwrap();
+        let generation = Generation::new(size, Some(Holes::Exact(holes))).unwrap();
         Job::new(generation, count, 11, threads, Dedup::Exact, None).unwrap()
     }
 

@@ -203,6 +203,53 @@ fn every_size_generates_and_verifies() {
 }
 
 #[test]
+fn minimal_banks_verify_and_reproduce() {
+    let dir = tempfile::tempdir().unwrap();
+    for (size, count) in [("4", "5"), ("9", "30"), ("16", "1")] {
+        let out = dir.path().join(format!("minimal{size}.csv"));
+        bank()
+            .args([
+                "generate", "--size", size, "--holes", "minimal", "--count", count,
+            ])
+            .args(["--seed", "8", "-q", "-o", out.to_str().unwrap()])
+            .assert()
+            .success();
+        let csv = fs::read_to_string(&out).unwrap();
+        let rows = rows(&csv);
+        assert_eq!(rows.len(), count.parse::<usize>().unwrap());
+        // Hole counts vary from puzzle to puzzle on 9×9.
+        if size == "9" {
+            assert!(rows.iter().any(|r| r[2] != rows[0][2]), "{csv}");
+        }
+        bank()
+            .args(["verify", "--provenance", out.to_str().unwrap()])
+            .assert()
+            .success();
+        let manifest = fs::read_to_string(dir.path().join(format!("minimal{size}.csv.json")));
+        assert!(manifest.unwrap().contains(r#""holes": "minimal""#));
+        let last = csv.lines().last().unwrap();
+        let index = last.rsplit(',').next().unwrap();
+        let row = stdout_of(&[
+            "reproduce",
+            "--size",
+            size,
+            "--holes",
+            "minimal",
+            "--seed",
+            "8",
+            "--index",
+            index,
+        ]);
+        assert_eq!(row.lines().nth(1), Some(last));
+    }
+    bank()
+        .args(["generate", "--holes", "most"])
+        .assert()
+        .code(2)
+        .stderr(contains("\"most\" is not a hole target"));
+}
+
+#[test]
 fn reproduce_prints_the_generated_row() {
     let csv = stdout_of(&[
         "generate", "--count", "20", "--seed", "99", "--holes", "45", "-q",
@@ -220,7 +267,8 @@ fn reproduce_prints_the_generated_row() {
     ]);
     assert_eq!(row, format!("{}\n{line}\n", csv.lines().next().unwrap()));
     // An attempt that cannot reach its target says so and exits 1.
-    let mut generator = sudoku_bank::Generator::<sudoku_bank::Nine>::new(64);
+    let mut generator =
+        sudoku_bank::Generator::<sudoku_bank::Nine>::new(sudoku_bank::Holes::Exact(64));
     let failing = (0..20)
         .find(|&i| generator.attempt(1, i, &mut Default::default()).is_none())
         .expect("most 9×9 attempts miss 64 holes (17 clues)");

@@ -3,14 +3,14 @@
 use proptest::prelude::*;
 use sudoku_bank::solver::Generic;
 use sudoku_bank::stats::Work;
-use sudoku_bank::{Engine, Four, Generator, Grid, Nine, Shape, Sixteen, Solver, TwentyFive};
+use sudoku_bank::{Engine, Four, Generator, Grid, Holes, Nine, Shape, Sixteen, Solver, TwentyFive};
 
 use crate::util::{puzzles, shared_data};
 
 /// Attempt `index` of `seed`, if it yields: exactly `holes` holes, exactly one solution, and
 /// that solution is the one reported.
 fn check_attempt<S: Shape>(holes: usize, seed: u64, index: u64) {
-    let mut generator = Generator::<S>::new(holes);
+    let mut generator = Generator::<S>::new(Holes::Exact(holes));
     let Some(made) = generator.attempt(seed, index, &mut Work::default()) else {
         return;
     };

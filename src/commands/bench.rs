@@ -15,7 +15,7 @@ use serde::Serialize;
 use super::Exit;
 use super::bench_solver::{SolverBench, bench_solver};
 use crate::bank::BankWriter;
-use crate::config::{Dedup, Generation, Job};
+use crate::config::{Dedup, Generation, Holes, Job};
 use crate::pipeline;
 use crate::progress::Progress;
 
@@ -50,8 +50,8 @@ pub struct BenchConfig {
 pub struct BenchRow {
     /// Grid side.
     pub size: usize,
-    /// Holes per puzzle (0: full grids only).
-    pub holes: usize,
+    /// Holes per puzzle (0: full grids only), or `"minimal"`.
+    pub holes: Holes,
     /// Worker threads.
     pub threads: usize,
     /// Puzzles written.
@@ -88,9 +88,9 @@ pub fn bench(config: &BenchConfig) -> Result<Exit> {
             };
             if !config.json {
                 eprintln!(
-                    "sudoku-bank: {n}×{n}, {holes} holes, {threads} threads: {pps:.0} puzzles/s",
+                    "sudoku-bank: {n}×{n}, {target}, {threads} threads: {pps:.0} puzzles/s",
                     n = row.size,
-                    holes = row.holes,
+                    target = row.holes.phrase(),
                     pps = row.puzzles_per_sec
                 );
             }

@@ -58,8 +58,8 @@ fn report(config: &GenerateConfig, outcome: &Outcome) {
     if !config.report.quiet {
         let seed_note = if config.random_seed { " (random)" } else { "" };
         eprintln!(
-            "sudoku-bank: {n}×{n}, {holes} holes, seed {seed}{seed_note}, attempts {first}..{next}\n  {summary}",
-            holes = job.generation.holes,
+            "sudoku-bank: {n}×{n}, {target}, seed {seed}{seed_note}, attempts {first}..{next}\n  {summary}",
+            target = job.generation.holes.phrase(),
             seed = job.seed,
             first = job.first_index,
             next = outcome.next_index,
@@ -69,12 +69,13 @@ fn report(config: &GenerateConfig, outcome: &Outcome) {
     match outcome.status {
         Status::Complete => {}
         Status::Short => eprintln!(
-            "sudoku-bank: only {rows} of {count} puzzles within {attempts} attempts ({missed} dig passes missed {holes} holes); raise --max-attempts or lower --holes",
+            "sudoku-bank: only {rows} of {count} puzzles within {attempts} attempts ({missed} dig passes missed {target}, {dups} duplicates dropped); raise --max-attempts or lower --holes",
             rows = outcome.rows,
             count = job.count,
             attempts = outcome.stats.attempts,
             missed = outcome.stats.digs_missed,
-            holes = job.generation.holes,
+            target = job.generation.holes.phrase(),
+            dups = outcome.stats.duplicates,
         ),
         Status::Interrupted => eprintln!(
             "sudoku-bank: interrupted after {rows} of {count} puzzles; the bank holds every finished row",

@@ -15,8 +15,8 @@ pub fn reproduce(generation: Generation, seed: u64, index: u64) -> Result<Exit> 
     let row = regenerate(generation, seed, index);
     let Some(row) = row else {
         eprintln!(
-            "sudoku-bank: attempt {index} of seed {seed} yields no puzzle with {} holes",
-            generation.holes
+            "sudoku-bank: attempt {index} of seed {seed} yields no puzzle with {}",
+            generation.holes.phrase()
         );
         return Ok(Exit::Incomplete);
     };

@@ -10,7 +10,7 @@ use anyhow::{Context, Result, anyhow};
 use super::Exit;
 use super::reproduce::regenerate;
 use crate::bank::{COLUMNS, Columns};
-use crate::config::Generation;
+use crate::config::{Generation, Holes};
 use crate::grid::Grid;
 use crate::hash::{dedup_key, puzzle_id_hex};
 use crate::shape::{Shape, Size};
@@ -130,7 +130,8 @@ impl Checker {
         if let (true, Some(seed), Some(index)) = (provenance, seed, index) {
             let generation = Generation {
                 size,
-                holes: text.bytes().filter(|&b| b == b'.').count(),
+                // A minimal puzzle is also the exact-target puzzle of its own hole count.
+                holes: Holes::Exact(text.bytes().filter(|&b| b == b'.').count()),
             };
             match regenerate(generation, seed, index) {
                 Some(made) if made.puzzle == text && made.solution == solution => {}
