@@ -85,6 +85,9 @@ pub struct Stats {
     pub format_cpu_seconds: f64,
     /// Seconds the writer spent deduplicating and writing.
     pub write_cpu_seconds: f64,
+    /// The process's peak resident memory when the statistics were made, where the system
+    /// reports it (Linux: `VmHWM` of `/proc/self/status`).
+    pub peak_memory_bytes: Option<u64>,
 }
 
 impl Stats {
@@ -129,6 +132,7 @@ impl Stats {
             dig_cpu_seconds: work.dig_nanos as f64 / 1e9,
             format_cpu_seconds: work.format_nanos as f64 / 1e9,
             write_cpu_seconds: write.as_secs_f64(),
+            peak_memory_bytes: peak_resident_bytes(),
         }
     }
 
@@ -138,7 +142,7 @@ impl Stats {
             "{puzzles} puzzles in {wall:.2} s on {threads} threads: {pps:.0} puzzles/s\n  \
              attempts {attempts} ({successes} yielded a puzzle), grids {grids} ({gps:.0}/s, {restarts} fill restarts)\n  \
              digs reached {reached}, missed {missed}; duplicates dropped {dups}; uniqueness tests {tpp:.1}/puzzle\n  \
-             cpu: fill {fill:.2} s, dig {dig:.2} s, format {format:.2} s, dedup + write {write:.2} s",
+             cpu: fill {fill:.2} s, dig {dig:.2} s, format {format:.2} s, dedup + write {write:.2} s{memory}",
             puzzles = self.puzzles,
             wall = self.wall_seconds,
             threads = self.threads,
@@ -156,8 +160,20 @@ impl Stats {
             dig = self.dig_cpu_seconds,
             format = self.format_cpu_seconds,
             write = self.write_cpu_seconds,
+            memory = match self.peak_memory_bytes {
+                Some(bytes) => format!("; peak memory {:.0} MiB", bytes as f64 / (1 << 20) as f64),
+                None => String::new(),
+            },
         )
     }
+}
+
+/// The process's peak resident set size, from `/proc/self/status` (Linux only).
+fn peak_resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
 #[cfg(test)]
@@ -181,5 +197,10 @@ mod tests {
         assert_eq!(stats.puzzles_per_sec, 2.0);
         assert_eq!(stats.tests_per_puzzle, 5.0);
         assert!(stats.summary().contains("4 puzzles"));
+        if cfg!(target_os = "linux") {
+            let peak = stats.peak_memory_bytes.expect("Linux reports VmHWM");
+            assert!(peak > 1 << 20, "{peak} bytes");
+            assert!(stats.summary().contains("peak memory"));
+        }
     }
 }
