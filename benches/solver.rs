@@ -89,6 +89,26 @@ fn dig_one<S: Shape>(c: &mut Criterion, label: &str, holes: usize) {
     group.finish();
 }
 
+fn dig_minimal<S: Shape>(c: &mut Criterion, label: &str) {
+    let mut group = c.benchmark_group("dig_minimal");
+    group.throughput(Throughput::Elements(1));
+    let mut solver = Solver::<S>::new();
+    let mut digger = Digger::<S>::new();
+    let grids: Vec<_> = (0..64)
+        .map(|i| generator::fill(&mut solver, &mut attempt_rng(2, i)).0)
+        .collect();
+    let mut index = 0;
+    group.bench_function(label, |b| {
+        b.iter(|| {
+            index += 1;
+            let grid = &grids[index as usize % grids.len()];
+            let mut tests = 0;
+            black_box(digger.dig_minimal(&mut solver, grid, &mut attempt_rng(3, index), &mut tests))
+        })
+    });
+    group.finish();
+}
+
 fn fill_and_dig(c: &mut Criterion) {
     fill_one::<Nine>(c, "9x9");
     fill_one::<Sixteen>(c, "16x16");
@@ -97,6 +117,8 @@ fn fill_and_dig(c: &mut Criterion) {
     dig_one::<Nine>(c, "9x9", 60);
     dig_one::<Sixteen>(c, "16x16", 150);
     dig_one::<TwentyFive>(c, "25x25", 300);
+    dig_minimal::<Nine>(c, "9x9");
+    dig_minimal::<Sixteen>(c, "16x16");
 }
 
 criterion_group! {
