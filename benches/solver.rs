@@ -9,7 +9,7 @@ use std::path::Path;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use sudoku_bank::digger::Digger;
 use sudoku_bank::rng::attempt_rng;
-use sudoku_bank::{Engine, Grid, Nine, Shape, Sixteen, Solver, TwentyFive, generator};
+use sudoku_bank::{Engine, Grid, Holes, Nine, Shape, Sixteen, Solver, TwentyFive, generator};
 
 fn load(name: &str, limit: usize) -> Vec<Grid<Nine>> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -63,7 +63,8 @@ fn fill_one<S: Shape>(c: &mut Criterion, label: &str) {
     group.finish();
 }
 
-fn dig_one<S: Shape>(c: &mut Criterion, label: &str, holes: usize) {
+/// Digs a cycle of 64 filled grids to `holes`, one grid per iteration.
+fn dig_one<S: Shape>(c: &mut Criterion, label: &str, holes: Holes) {
     let mut group = c.benchmark_group("dig");
     group.throughput(Throughput::Elements(1));
     let mut solver = Solver::<S>::new();
@@ -76,34 +77,11 @@ fn dig_one<S: Shape>(c: &mut Criterion, label: &str, holes: usize) {
         b.iter(|| {
             index += 1;
             let grid = &grids[index as usize % grids.len()];
-            let mut tests = 0;
-            black_box(digger.dig(
-                &mut solver,
-                grid,
-                holes,
-                &mut attempt_rng(3, index),
-                &mut tests,
-            ))
-        })
-    });
-    group.finish();
-}
-
-fn dig_minimal<S: Shape>(c: &mut Criterion, label: &str) {
-    let mut group = c.benchmark_group("dig_minimal");
-    group.throughput(Throughput::Elements(1));
-    let mut solver = Solver::<S>::new();
-    let mut digger = Digger::<S>::new();
-    let grids: Vec<_> = (0..64)
-        .map(|i| generator::fill(&mut solver, &mut attempt_rng(2, i)).0)
-        .collect();
-    let mut index = 0;
-    group.bench_function(label, |b| {
-        b.iter(|| {
-            index += 1;
-            let grid = &grids[index as usize % grids.len()];
-            let mut tests = 0;
-            black_box(digger.dig_minimal(&mut solver, grid, &mut attempt_rng(3, index), &mut tests))
+            let (mut rng, mut tests) = (attempt_rng(3, index), 0);
+            black_box(match holes {
+                Holes::Exact(holes) => digger.dig(&mut solver, grid, holes, &mut rng, &mut tests),
+                Holes::Minimal => Some(digger.dig_minimal(&mut solver, grid, &mut rng, &mut tests)),
+            })
         })
     });
     group.finish();
@@ -113,12 +91,12 @@ fn fill_and_dig(c: &mut Criterion) {
     fill_one::<Nine>(c, "9x9");
     fill_one::<Sixteen>(c, "16x16");
     fill_one::<TwentyFive>(c, "25x25");
-    dig_one::<Nine>(c, "9x9", 55);
-    dig_one::<Nine>(c, "9x9", 60);
-    dig_one::<Sixteen>(c, "16x16", 150);
-    dig_one::<TwentyFive>(c, "25x25", 300);
-    dig_minimal::<Nine>(c, "9x9");
-    dig_minimal::<Sixteen>(c, "16x16");
+    dig_one::<Nine>(c, "9x9", Holes::Exact(55));
+    dig_one::<Nine>(c, "9x9", Holes::Exact(60));
+    dig_one::<Nine>(c, "9x9", Holes::Minimal);
+    dig_one::<Sixteen>(c, "16x16", Holes::Exact(150));
+    dig_one::<Sixteen>(c, "16x16", Holes::Minimal);
+    dig_one::<TwentyFive>(c, "25x25", Holes::Exact(300));
 }
 
 criterion_group! {
