@@ -62,8 +62,9 @@ pub fn dedup_key(text: impl AsRef<[u8]>) -> u128 {
 /// 16 bytes a slot and no other storage. A key's home slot comes from its low 64 bits, which
 /// are already uniformly mixed; slot value 0 means empty (the key 0 is held apart).
 ///
-/// Sized up front for the keys a batch can hold, the table never grows during the batch, and
-/// its pages are only touched as keys land in them: the zeroed allocation is lazy.
+/// Sized up front for the keys a batch can hold (up to [`KeySet::MAX_PRESIZED`]), the table
+/// does not grow during the batch, and its pages are only touched as keys land in them: the
+/// zeroed allocation is lazy.
 #[derive(Debug, Clone)]
 pub struct KeySet {
     slots: Vec<u128>,
@@ -78,7 +79,7 @@ impl Default for KeySet {
 }
 
 impl KeySet {
-    /// Slots per key at most: a load of at most 4/5 keeps probe runs short.
+    /// The most keys per slot, 4/5: a load that keeps probe runs short.
     const LOAD: (usize, usize) = (4, 5);
     /// The most keys a set is sized for up front: 16 Mi keys, 320 MiB of slots.
     pub const MAX_PRESIZED: u64 = 1 << 24;
