@@ -484,8 +484,8 @@ impl<S: Banded> State<S> {
         Ok(())
     }
 
-    /// Applies every rule until none applies.
-    fn propagate(&mut self) -> Result<(), Unsolvable> {
+    /// Applies every rule until none applies; the column rule only when `columns` is set.
+    fn propagate(&mut self, columns: bool) -> Result<(), Unsolvable> {
         loop {
             self.settle()?;
             if self.solved() {
@@ -494,7 +494,9 @@ impl<S: Banded> State<S> {
             if self.naked_singles()? {
                 continue;
             }
-            self.columns_rule()?;
+            if columns {
+                self.columns_rule()?;
+            }
             if self.dirty == 0 {
                 return Ok(());
             }
@@ -562,15 +564,20 @@ pub struct Bands<S: Banded> {
     trail: Trail<S, State<S>>,
 }
 
-/// The band engine's rules: all in the state itself.
-struct BandRules;
+/// The band engine's rules: all in the state itself, but for one choice.
+struct BandRules {
+    /// Whether propagation applies the column rule. Searches that count solutions need it
+    /// (without it a 16×16 dig at 150 holes runs at half the speed); filling an almost empty
+    /// grid is faster without it (16×16 grids: 1.8 times as many per second).
+    columns: bool,
+}
 
 impl<S: Banded> Rules<S> for BandRules {
     type State = State<S>;
     type Saved = State<S>;
 
     fn propagate(&mut self, state: &mut State<S>) -> Result<(), Unsolvable> {
-        state.propagate()
+        state.propagate(self.columns)
     }
 
     fn is_solved(&self, state: &State<S>) -> bool {
@@ -637,16 +644,16 @@ impl<S: Banded> Bands<S> {
         Ok(state)
     }
 
-    /// Searches from `state` for up to `limit` solutions within `budget` branches.
-    fn search(
-        &mut self,
-        state: State<S>,
-        limit: usize,
-        budget: u64,
-        branching: &mut impl Branching,
-    ) -> Outcome {
-        self.trail
-            .run(&mut BandRules, state, limit, budget, branching)
+    /// Counts the solutions from `state`, up to `limit`, with every rule.
+    fn count(&mut self, state: State<S>, limit: usize) -> usize {
+        let mut rules = BandRules { columns: true };
+        match self
+            .trail
+            .run(&mut rules, state, limit, u64::MAX, &mut Ascending)
+        {
+            Outcome::Solutions(n) => n,
+            Outcome::OutOfBudget => unreachable!("the budget is unbounded"),
+        }
     }
 }
 
@@ -659,10 +666,7 @@ impl<S: Banded> Engine<S> for Bands<S> {
 
     fn count_solutions(&mut self, puzzle: &Grid<S>, limit: usize) -> usize {
         match Self::start(puzzle) {
-            Ok(state) => match self.search(state, limit, u64::MAX, &mut Ascending) {
-                Outcome::Solutions(n) => n,
-                Outcome::OutOfBudget => unreachable!("the budget is unbounded"),
-            },
+            Ok(state) => self.count(state, limit),
             Err(Unsolvable) => 0,
         }
     }
@@ -675,10 +679,7 @@ impl<S: Banded> Engine<S> for Bands<S> {
         let i = S::N * (cell / width) + digit as usize - 1;
         state.cand[i] &= !(1 << (cell % width));
         state.dirty |= 1 << i;
-        matches!(
-            self.search(state, 1, u64::MAX, &mut Ascending),
-            Outcome::Solutions(1)
-        )
+        self.count(state, 1) == 1
     }
 
     fn complete(
@@ -687,8 +688,10 @@ impl<S: Banded> Engine<S> for Bands<S> {
         budget: u64,
         branching: &mut impl Branching,
     ) -> Outcome {
+        // Filling: the column rule costs more than it prunes (see `BandRules`).
+        let mut rules = BandRules { columns: false };
         match Self::start(puzzle) {
-            Ok(state) => self.search(state, 1, budget, branching),
+            Ok(state) => self.trail.run(&mut rules, state, 1, budget, branching),
             Err(Unsolvable) => Outcome::Solutions(0),
         }
     }
