@@ -509,6 +509,14 @@ impl<S: Banded> State<S> {
         self.open == [0; 4]
     }
 
+    /// The first open cell in row-major order (there is one).
+    fn first_open(&self) -> usize {
+        let b = (0..S::BOX)
+            .find(|&b| self.open[b] != 0)
+            .expect("an unsolved state has an open cell");
+        b * Self::WIDTH + self.open[b].trailing_zeros() as usize
+    }
+
     /// An open cell with the fewest candidates, the first in row-major order. Candidates are
     /// counted for all cells of a band at once, in five bit planes (counts up to 31).
     fn branch_cell(&self) -> usize {
@@ -564,12 +572,21 @@ pub struct Bands<S: Banded> {
     trail: Trail<S, State<S>>,
 }
 
-/// The band engine's rules: all in the state itself, but for one choice.
+/// The band engine's rules: all in the state itself, but for the mode.
 struct BandRules {
-    /// Whether propagation applies the column rule. Searches that count solutions need it
-    /// (without it a 16×16 dig at 150 holes runs at half the speed); filling an almost empty
-    /// grid is faster without it (16×16 grids: 1.8 times as many per second).
-    columns: bool,
+    mode: Mode,
+}
+
+/// What a band search is for, which decides how it propagates and branches.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Counting solutions: every rule, and branching on a cell with the fewest candidates.
+    /// Without the column rule a 16×16 dig at 150 holes runs at half the speed.
+    Count,
+    /// Filling an almost empty grid: no column rule, and branching on the first open cell.
+    /// There both cost more than they prune: 16×16 grids come about twice as fast without
+    /// the column rule, and take 30% fewer instructions with the cheaper branch cell.
+    Fill,
 }
 
 impl<S: Banded> Rules<S> for BandRules {
@@ -577,7 +594,7 @@ impl<S: Banded> Rules<S> for BandRules {
     type Saved = State<S>;
 
     fn propagate(&mut self, state: &mut State<S>) -> Result<(), Unsolvable> {
-        state.propagate(self.columns)
+        state.propagate(self.mode == Mode::Count)
     }
 
     fn is_solved(&self, state: &State<S>) -> bool {
@@ -589,7 +606,10 @@ impl<S: Banded> Rules<S> for BandRules {
     }
 
     fn branch(&mut self, state: &mut State<S>, branching: &mut impl Branching) -> State<S> {
-        let cell = state.branch_cell();
+        let cell = match self.mode {
+            Mode::Count => state.branch_cell(),
+            Mode::Fill => state.first_open(),
+        };
         let d = branching.choose(state.digits_of(cell)).trailing_zeros() as usize;
         let width = State::<S>::WIDTH;
         let i = S::N * (cell / width) + d;
@@ -646,7 +666,7 @@ impl<S: Banded> Bands<S> {
 
     /// Counts the solutions from `state`, up to `limit`, with every rule.
     fn count(&mut self, state: State<S>, limit: usize) -> usize {
-        let mut rules = BandRules { columns: true };
+        let mut rules = BandRules { mode: Mode::Count };
         match self
             .trail
             .run(&mut rules, state, limit, u64::MAX, &mut Ascending)
@@ -688,8 +708,7 @@ impl<S: Banded> Engine<S> for Bands<S> {
         budget: u64,
         branching: &mut impl Branching,
     ) -> Outcome {
-        // Filling: the column rule costs more than it prunes (see `BandRules`).
-        let mut rules = BandRules { columns: false };
+        let mut rules = BandRules { mode: Mode::Fill };
         match Self::start(puzzle) {
             Ok(state) => self.trail.run(&mut rules, state, 1, budget, branching),
             Err(Unsolvable) => Outcome::Solutions(0),
