@@ -20,13 +20,23 @@ pub struct AtomicFile {
 }
 
 impl AtomicFile {
-    /// Starts writing `dest`. Refuses an existing `dest` unless `replace`.
+    /// Starts writing `dest`. Refuses an existing `dest` unless `replace`, and always refuses
+    /// one that is not a regular file: renaming over a device such as `/dev/null`, a pipe or a
+    /// directory would replace it.
     pub fn create(dest: &Path, replace: bool) -> Result<Self> {
-        if !replace && dest.exists() {
-            bail!(
-                "{} already exists (use --force to replace it)",
-                dest.display()
-            );
+        if let Ok(meta) = std::fs::metadata(dest) {
+            if !meta.is_file() {
+                bail!(
+                    "{} is not a regular file (a device, pipe or directory); name a regular file, or for the bank leave out -o and redirect stdout",
+                    dest.display()
+                );
+            }
+            if !replace {
+                bail!(
+                    "{} already exists (use --force to replace it)",
+                    dest.display()
+                );
+            }
         }
         let dir = match dest.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
@@ -111,6 +121,24 @@ mod tests {
         assert!(AtomicFile::create(&dest, false).is_err());
         AtomicFile::write_all(&dest, true, b"c\n").unwrap();
         assert_eq!(fs::read_to_string(&dest).unwrap(), "c\n");
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn only_regular_files_are_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        // A socket and a directory stand for devices, pipes and the like.
+        let socket = dir.path().join("socket");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        for dest in [socket.as_path(), dir.path()] {
+            let err = AtomicFile::create(dest, true).unwrap_err().to_string();
+            assert!(err.contains("is not a regular file"), "{err}");
+        }
+        assert!(!fs::metadata(&socket).unwrap().is_file());
+        let null = Path::new("/dev/null");
+        if null.exists() {
+            assert!(AtomicFile::create(null, true).is_err());
+        }
     }
 
     #[test]
