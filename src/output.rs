@@ -20,10 +20,10 @@ pub struct AtomicFile {
 }
 
 impl AtomicFile {
-    /// Starts writing `dest`. Refuses an existing `dest` unless `replace`, and always refuses
-    /// one that is not a regular file: renaming over a device such as `/dev/null`, a pipe or a
-    /// directory would replace it.
-    pub fn create(dest: &Path, replace: bool) -> Result<Self> {
+    /// Refuses `dest` if it exists and is not a regular file (renaming over a device such as
+    /// `/dev/null`, a pipe or a directory would replace it), or if it exists and `replace` is
+    /// not set. Call it before any work whose result is to go there.
+    pub fn check(dest: &Path, replace: bool) -> Result<()> {
         if let Ok(meta) = std::fs::metadata(dest) {
             if !meta.is_file() {
                 bail!(
@@ -38,6 +38,12 @@ impl AtomicFile {
                 );
             }
         }
+        Ok(())
+    }
+
+    /// Starts writing `dest`, after [`AtomicFile::check`].
+    pub fn create(dest: &Path, replace: bool) -> Result<Self> {
+        Self::check(dest, replace)?;
         let dir = match dest.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),

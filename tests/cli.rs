@@ -203,6 +203,23 @@ fn every_size_generates_and_verifies() {
 }
 
 #[test]
+fn outputs_must_be_regular_files() {
+    // A directory stands for a device, a pipe or a socket: nothing is renamed over it, and
+    // nothing is generated first.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_str().unwrap();
+    for flag in ["-o", "--stats-json"] {
+        bank()
+            .args(["generate", "--count", "2", "--force", flag, path])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(contains("is not a regular file"));
+    }
+    assert!(dir.path().is_dir());
+}
+
+#[test]
 fn minimal_banks_verify_and_reproduce() {
     let dir = tempfile::tempdir().unwrap();
     for (size, count) in [("4", "5"), ("9", "30"), ("16", "1")] {

@@ -18,6 +18,9 @@ use crate::progress::Progress;
 /// finished is still written as a valid bank.
 pub fn generate(config: &GenerateConfig, stop: &AtomicBool) -> Result<Exit> {
     let job = &config.job;
+    if let Some(path) = &config.stats_json {
+        AtomicFile::check(path, true)?;
+    }
     let started = SystemTime::now();
     let progress = Progress::new(job.count, config.report.progress);
     let outcome = match &config.output {
