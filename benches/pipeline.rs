@@ -33,6 +33,7 @@ fn batches(c: &mut Criterion) {
                     let mut sink = BankWriter::new(io::sink()).expect("sink");
                     pipeline::run(
                         &job,
+                        pipeline::Existing::default(),
                         &mut sink,
                         &AtomicBool::new(false),
                         &Progress::hidden(),

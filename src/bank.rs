@@ -3,12 +3,15 @@
 //! Columns are looked up by name when reading, so later features can append columns
 //! without breaking readers.
 
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
+
+use anyhow::{anyhow, bail};
 
 use serde::{Deserialize, Serialize};
 
 use crate::attempt::Puzzle;
 use crate::hash::{dedup_key, puzzle_id_digits, puzzle_id_hex};
+use crate::input::CsvProblem;
 use crate::shape::Shape;
 
 /// The columns every bank has, in order.
@@ -127,6 +130,11 @@ impl<W: Write> BankWriter<W> {
         Ok(BankWriter { out })
     }
 
+    /// A writer that adds rows to `out`, which already holds a header (and rows).
+    pub fn continuing(out: W) -> Self {
+        BankWriter { out }
+    }
+
     /// Appends one row.
     pub fn write(&mut self, row: &Row) -> io::Result<()> {
         self.out.write_all(&csv_record(|csv| csv.serialize(row))?)
@@ -164,33 +172,120 @@ fn io_error(err: csv::Error) -> io::Error {
     }
 }
 
-/// Where each named column sits in a CSV header.
-#[derive(Debug, Clone)]
-pub struct Columns {
-    header: Vec<String>,
+/// Reads a bank row by row from any input, after checking its header: not empty, no column
+/// named twice, every column of [`COLUMNS`] present (found by name, in any order).
+pub struct BankReader<R: Read> {
+    name: String,
+    csv: csv::Reader<R>,
+    at: [usize; COLUMNS.len()],
+    header: csv::StringRecord,
 }
 
-impl Columns {
-    /// The header's columns.
-    pub fn new(header: &csv::StringRecord) -> Self {
-        Columns {
-            header: header.iter().map(str::to_owned).collect(),
+/// A row that cannot be read as CSV: the reader goes on to the next one.
+#[derive(Debug)]
+pub struct Malformed {
+    /// The line the row starts on.
+    pub line: u64,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl<R: Read> BankReader<R> {
+    /// Reads the header of the bank `name` from `reader`.
+    pub fn new(name: &str, reader: R) -> anyhow::Result<Self> {
+        let mut csv = csv::ReaderBuilder::new()
+            .flexible(true)
+            .has_headers(false)
+            .from_reader(reader);
+        let mut header = csv::StringRecord::new();
+        let read = csv
+            .read_record(&mut header)
+            .map_err(|err| CsvProblem::of(err).into_error(name))?;
+        if !read {
+            bail!("{name} is empty: a bank starts with a header line");
         }
-    }
-
-    /// The position of column `name`.
-    pub fn find(&self, name: &str) -> Option<usize> {
-        self.header.iter().position(|h| h == name)
-    }
-
-    /// The positions of all the bank's columns ([`COLUMNS`]), or the first one missing.
-    pub fn bank(&self) -> Result<[usize; COLUMNS.len()], &'static str> {
+        for (i, column) in header.iter().enumerate() {
+            if header.iter().take(i).any(|earlier| earlier == column) {
+                bail!("{name}: line 1: column {column:?} appears twice in the header");
+            }
+        }
         let mut at = [0; COLUMNS.len()];
-        for (slot, name) in at.iter_mut().zip(COLUMNS) {
-            *slot = self.find(name).ok_or(name)?;
+        for (slot, column) in at.iter_mut().zip(COLUMNS) {
+            *slot = header
+                .iter()
+                .position(|h| h == column)
+                .ok_or_else(|| anyhow!("{name} is not a bank: it has no {column:?} column"))?;
         }
-        Ok(at)
+        Ok(BankReader {
+            name: name.to_owned(),
+            csv,
+            at,
+            header,
+        })
     }
+
+    /// True when the header is exactly [`COLUMNS`] in order, as `generate` writes it.
+    pub fn has_standard_header(&self) -> bool {
+        self.header.iter().eq(COLUMNS)
+    }
+
+    /// Reads the next row into `record`. A row that is not CSV text or lacks fields is
+    /// [`Next::Malformed`], and the next call reads on; an error is the input failing (an
+    /// I/O error, or an over-long line).
+    pub fn read(&mut self, record: &mut csv::StringRecord) -> anyhow::Result<Next> {
+        let malformed = |line, reason| Ok(Next::Malformed(Malformed { line, reason }));
+        match self.csv.read_record(record) {
+            Ok(false) => Ok(Next::End),
+            Ok(true) if record.len() < self.header.len() => malformed(
+                line_of(record),
+                format!(
+                    "has {} fields, the header {}",
+                    record.len(),
+                    self.header.len()
+                ),
+            ),
+            Ok(true) => Ok(Next::Row),
+            Err(err) => match CsvProblem::of(err) {
+                CsvProblem::Io(io) => Err(anyhow!("cannot read {}: {io}", self.name)),
+                CsvProblem::Record { line, reason } => malformed(line, reason),
+            },
+        }
+    }
+
+    /// The bank's column `column` (of [`COLUMNS`]) in `record`.
+    pub fn field<'r>(&self, record: &'r csv::StringRecord, column: Column) -> &'r str {
+        record.get(self.at[column as usize]).unwrap_or("")
+    }
+}
+
+/// What [`BankReader::read`] found.
+#[derive(Debug)]
+pub enum Next {
+    /// A row with every field.
+    Row,
+    /// A row that cannot be read.
+    Malformed(Malformed),
+    /// The end of the bank.
+    End,
+}
+
+/// The line `record` starts on.
+pub fn line_of(record: &csv::StringRecord) -> u64 {
+    record.position().map_or(0, |p| p.line())
+}
+
+/// The columns of [`COLUMNS`], by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Column {
+    Id,
+    Size,
+    Holes,
+    Clues,
+    Puzzle,
+    Solution,
+    Seed,
+    Index,
 }
 
 #[cfg(test)]
@@ -228,12 +323,37 @@ mod tests {
 
     #[test]
     fn columns_are_found_by_name() {
-        let header = csv::StringRecord::from(vec![
-            "extra", "index", "seed", "solution", "puzzle", "clues", "holes", "size", "id",
-        ]);
-        let at = Columns::new(&header).bank().unwrap();
-        assert_eq!(at, [8, 7, 6, 5, 4, 3, 2, 1]);
-        let short = csv::StringRecord::from(vec!["id", "size"]);
-        assert_eq!(Columns::new(&short).bank(), Err("holes"));
+        let text = "extra,index,seed,solution,puzzle,clues,holes,size,id\nx,7,1,s,p,c,h,9,i\n";
+        let mut reader = BankReader::new("b.csv", text.as_bytes()).unwrap();
+        assert!(!reader.has_standard_header());
+        let mut record = csv::StringRecord::new();
+        assert!(matches!(reader.read(&mut record).unwrap(), Next::Row));
+        assert_eq!(reader.field(&record, Column::Index), "7");
+        assert_eq!(reader.field(&record, Column::Id), "i");
+        assert!(matches!(reader.read(&mut record).unwrap(), Next::End));
+    }
+
+    #[test]
+    fn bad_headers_are_named() {
+        let err = |text: &str| match BankReader::new("b.csv", text.as_bytes()) {
+            Ok(_) => panic!("{text:?} was read as a bank"),
+            Err(err) => err.to_string(),
+        };
+        assert_eq!(err(""), "b.csv is empty: a bank starts with a header line");
+        assert_eq!(
+            err("id,size\n"),
+            "b.csv is not a bank: it has no \"holes\" column"
+        );
+        let twice = format!("{},puzzle\n", COLUMNS.join(","));
+        assert_eq!(
+            err(&twice),
+            "b.csv: line 1: column \"puzzle\" appears twice in the header"
+        );
+        let standard = format!("{}\n", COLUMNS.join(","));
+        assert!(
+            BankReader::new("b", standard.as_bytes())
+                .unwrap()
+                .has_standard_header()
+        );
     }
 }

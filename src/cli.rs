@@ -9,7 +9,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::commands::{BenchConfig, Length, SolveInput, SolverBench};
-use crate::config::{Dedup, GenerateConfig, Generation, Holes, Job, Output, Report};
+use crate::config::{
+    Continue, Dedup, GenerateConfig, Generation, Given, Holes, Job, Mode, Output, Report,
+};
 use crate::error::ConfigError;
 use crate::shape::Size;
 
@@ -44,9 +46,9 @@ pub enum Command {
 /// The parameters that, with a seed and an attempt index, fix a puzzle.
 #[derive(Debug, Args)]
 pub struct GenerationArgs {
-    /// Grid size: 4, 9, 16 or 25.
-    #[arg(long, default_value = "9", value_parser = parse_size)]
-    pub size: Size,
+    /// Grid size: 4, 9, 16 or 25. [default: 9]
+    #[arg(long, value_parser = parse_size)]
+    pub size: Option<Size>,
     /// Exact number of empty cells per puzzle; 0 makes complete grids; `minimal` digs each
     /// puzzle until no clue can go (hole counts then vary).
     /// [default: 10 for 4×4, 50 for 9×9, 150 for 16×16, 300 for 25×25]
@@ -56,7 +58,7 @@ pub struct GenerationArgs {
 
 impl GenerationArgs {
     fn into_generation(self) -> Result<Generation, ConfigError> {
-        Generation::new(self.size, self.holes)
+        Generation::new(self.size.unwrap_or(Size::Nine), self.holes)
     }
 }
 
@@ -65,9 +67,10 @@ impl GenerationArgs {
 pub struct GenerateArgs {
     #[command(flatten)]
     generation: GenerationArgs,
-    /// Number of distinct puzzles to write.
-    #[arg(long, default_value_t = 1000, value_name = "N")]
-    count: u64,
+    /// Number of distinct puzzles to write (with --append: to add). [default: 1000; with
+    /// --resume, the batch's]
+    #[arg(long, value_name = "N")]
+    count: Option<u64>,
     /// Master seed; the same seed and parameters give the same bank. [default: random,
     /// printed in the summary and the manifest]
     #[arg(long, value_name = "S")]
@@ -78,10 +81,20 @@ pub struct GenerateArgs {
     /// Output file ("-" for stdout). A file gets a manifest beside it, FILE.json.
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     out: PathBuf,
+    /// Carry on the bank FILE (written by generate -o) from where it stopped: same
+    /// parameters and seed, from its manifest's next attempt, as if never interrupted.
+    /// --count and --max-attempts may be raised; other flags must match the bank's.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "append", "force"])]
+    resume: Option<PathBuf>,
+    /// Add a new batch of --count distinct puzzles to the bank FILE, with a new seed
+    /// (random unless given), skipping puzzles the bank already has. --holes and --dedup
+    /// default to the bank's last batch; the size is the bank's.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "force"])]
+    append: Option<PathBuf>,
     /// How duplicate puzzles are treated: exact drops a puzzle whose text was already
-    /// written; none keeps every one.
-    #[arg(long, value_enum, default_value_t = DedupArg::Exact)]
-    dedup: DedupArg,
+    /// written; none keeps every one. [default: exact]
+    #[arg(long, value_enum)]
+    dedup: Option<DedupArg>,
     /// Attempts allowed before giving up short of --count (exit 1). [default: 100 × count +
     /// 1000]
     #[arg(long, value_name = "N")]
@@ -109,36 +122,46 @@ pub enum DedupArg {
 impl GenerateArgs {
     /// The checked configuration; `command_line` is recorded in the manifest.
     pub fn into_config(self, command_line: Vec<String>) -> Result<GenerateConfig, ConfigError> {
+        let given = Given {
+            size: self.generation.size.is_some(),
+            holes: self.generation.holes.is_some(),
+            count: self.count.is_some(),
+            seed: self.seed.is_some(),
+            dedup: self.dedup.is_some(),
+            max_attempts: self.max_attempts.is_some(),
+        };
         let generation = self.generation.into_generation()?;
         let random_seed = self.seed.is_none();
         let seed = self.seed.unwrap_or_else(rand::random);
-        let dedup = match self.dedup {
+        let dedup = match self.dedup.unwrap_or(DedupArg::Exact) {
             DedupArg::Exact => Dedup::Exact,
             DedupArg::None => Dedup::None,
         };
         let job = Job::new(
             generation,
-            self.count,
+            self.count.unwrap_or(1000),
             seed,
             threads_or_all(self.threads),
             dedup,
             self.max_attempts,
         )?;
-        let output = if self.out.as_os_str() == "-" {
-            Output::Stdout
-        } else {
-            Output::File(self.out)
+        let (output, continuation) = match (self.resume, self.append) {
+            (Some(path), _) => (Output::File(path), Some((Mode::Resume, given))),
+            (None, Some(path)) => (Output::File(path), Some((Mode::Append, given))),
+            (None, None) if self.out.as_os_str() == "-" => (Output::Stdout, None),
+            (None, None) => (Output::File(self.out), None),
         };
         Ok(GenerateConfig {
             job,
             output,
+            continuation: continuation.map(|(mode, given)| Continue { mode, given }),
             force: self.force,
             stats_json: self.stats_json,
             report: Report {
                 quiet: self.quiet,
                 progress: !self.quiet && std::io::stderr().is_terminal(),
             },
-            random_seed,
+            random_seed: random_seed && continuation.is_none_or(|(mode, _)| mode == Mode::Append),
             command_line,
         })
     }

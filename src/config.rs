@@ -119,6 +119,16 @@ pub enum Dedup {
     None,
 }
 
+impl Dedup {
+    /// The mode as written on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dedup::Exact => "exact",
+            Dedup::None => "none",
+        }
+    }
+}
+
 /// Where the bank goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Output {
@@ -142,7 +152,7 @@ pub struct Job {
     pub threads: usize,
     /// Duplicate handling.
     pub dedup: Dedup,
-    /// Attempts allowed before the batch ends short of `count`.
+    /// The attempt budget: the batch ends short of `count` at this attempt index.
     pub max_attempts: u64,
     /// The first attempt index.
     pub first_index: u64,
@@ -192,6 +202,37 @@ pub struct Report {
     pub progress: bool,
 }
 
+/// How `generate` carries on an existing bank file (the `Output::File`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// `--resume`: run the bank's last batch on from where it stopped.
+    Resume,
+    /// `--append`: add a new batch, with a new seed.
+    Append,
+}
+
+/// Which of the job's flags were given on the command line; the others are taken from the
+/// bank being carried on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Given {
+    pub size: bool,
+    pub holes: bool,
+    pub count: bool,
+    pub seed: bool,
+    pub dedup: bool,
+    pub max_attempts: bool,
+}
+
+/// A bank to carry on, and what was asked of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Continue {
+    /// Resume or append.
+    pub mode: Mode,
+    /// The flags given with it.
+    pub given: Given,
+}
+
 /// Everything `generate` needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GenerateConfig {
@@ -199,6 +240,9 @@ pub struct GenerateConfig {
     pub job: Job,
     /// Where the bank goes.
     pub output: Output,
+    /// Carry on the bank at `output` rather than write a new one; `job` then holds only the
+    /// flags given, and the rest comes from the bank's manifest.
+    pub continuation: Option<Continue>,
     /// Replace an existing output file.
     pub force: bool,
     /// Where to write the statistics as JSON, if anywhere.

@@ -85,14 +85,26 @@ impl<S: Shape> Grid<S> {
 
     /// True when no unit holds the same digit twice (holes allowed).
     pub fn is_consistent(&self) -> bool {
-        (0..S::UNITS).all(|unit| {
-            let mut seen = 0u32;
-            S::unit(unit).iter().all(|&cell| {
+        self.conflict().is_none()
+    }
+
+    /// The first unit, in the order rows, columns, boxes, that holds a digit twice.
+    pub fn conflict(&self) -> Option<Conflict> {
+        (0..S::UNITS).find_map(|unit| {
+            let mut first = [None; 26];
+            S::unit(unit).iter().find_map(|&cell| {
                 let d = self.cells[cell as usize];
-                let bit = if d == 0 { 0 } else { 1u32 << (d - 1) };
-                let fresh = seen & bit == 0;
-                seen |= bit;
-                fresh
+                if d == 0 {
+                    return None;
+                }
+                first[d as usize]
+                    .replace(cell as usize)
+                    .map(|earlier| Conflict {
+                        digit: d,
+                        unit: ["row", "column", "box"][unit / S::N],
+                        unit_number: unit % S::N + 1,
+                        cells: [earlier, cell as usize].map(|c| (c / S::N + 1, c % S::N + 1)),
+                    })
             })
         })
     }
@@ -156,6 +168,32 @@ impl<S: Shape> fmt::Display for Grid<S> {
 impl<S: Shape> fmt::Debug for Grid<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Grid({self})")
+    }
+}
+
+/// A digit given twice in one unit: clues that no solution can satisfy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    /// The digit.
+    pub digit: Digit,
+    /// `row`, `column` or `box`.
+    pub unit: &'static str,
+    /// Which one, from 1.
+    pub unit_number: usize,
+    /// The two cells, as (row, column) from 1.
+    pub cells: [(usize, usize); 2],
+}
+
+impl fmt::Display for Conflict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [(r1, c1), (r2, c2)] = self.cells;
+        write!(
+            f,
+            "{} twice in {} {} (r{r1}c{c1} and r{r2}c{c2})",
+            char_from_digit(self.digit),
+            self.unit,
+            self.unit_number
+        )
     }
 }
 
@@ -255,6 +293,25 @@ mod tests {
         assert!(puzzle.agrees_with(&solved) && puzzle.is_consistent() && !puzzle.is_solution());
         puzzle.set(0, 3); // the row already has a 3
         assert!(!puzzle.is_consistent());
+        assert_eq!(
+            puzzle.conflict().unwrap().to_string(),
+            "3 twice in row 1 (r1c1 and r1c2)"
+        );
+        // Columns and boxes are named too.
+        let mut column = Grid::<Nine>::empty();
+        column.set(4, 7);
+        column.set(76, 7);
+        assert_eq!(
+            column.conflict().unwrap().to_string(),
+            "7 twice in column 5 (r1c5 and r9c5)"
+        );
+        let mut boxed = Grid::<Sixteen>::empty();
+        boxed.set(0, 16);
+        boxed.set(3 * 16 + 3, 16);
+        assert_eq!(
+            boxed.conflict().unwrap().to_string(),
+            "G twice in box 1 (r1c1 and r4c4)"
+        );
         assert!(!puzzle.agrees_with(&solved));
     }
 }

@@ -90,16 +90,30 @@ impl KeySet {
     /// A set with room for `keys` keys before it grows, or for 2^20 keys when `keys` is past
     /// [`KeySet::MAX_PRESIZED`] (a batch bounded by time, say).
     pub fn with_capacity(keys: u64) -> Self {
+        KeySet {
+            slots: vec![0; Self::slots_for(keys)],
+            len: 0,
+            has_zero: false,
+        }
+    }
+
+    /// Makes room for `more` keys beyond those held, as [`KeySet::with_capacity`] would for
+    /// all of them.
+    pub fn reserve(&mut self, more: u64) {
+        let wanted = Self::slots_for((self.len as u64).saturating_add(more));
+        if wanted > self.slots.len() {
+            self.resize(wanted);
+        }
+    }
+
+    /// Slots for `keys` keys at most [`KeySet::LOAD`] full, within the presizing bound.
+    fn slots_for(keys: u64) -> usize {
         let keys = if keys > Self::MAX_PRESIZED {
             Self::UNSIZED
         } else {
             keys
         } as usize;
-        KeySet {
-            slots: vec![0; (keys * Self::LOAD.1 / Self::LOAD.0).max(16)],
-            len: 0,
-            has_zero: false,
-        }
+        (keys * Self::LOAD.1 / Self::LOAD.0).max(16)
     }
 
     /// Adds `key`; false when it was already there.
@@ -143,8 +157,11 @@ impl KeySet {
     }
 
     fn grow(&mut self) {
-        let doubled = vec![0; 2 * self.slots.len()];
-        let old = std::mem::replace(&mut self.slots, doubled);
+        self.resize(2 * self.slots.len());
+    }
+
+    fn resize(&mut self, slots: usize) {
+        let old = std::mem::replace(&mut self.slots, vec![0; slots]);
         for key in old.into_iter().filter(|&key| key != 0) {
             Self::place(&mut self.slots, key);
         }
@@ -201,5 +218,16 @@ mod tests {
         }
         assert!(!hashed.insert(dedup_key("99999")));
         assert_eq!(hashed.len(), 100_000);
+        // Reserving room keeps every key, and makes room without a growth on insert.
+        let slots = hashed.slots.len();
+        hashed.reserve(300_000);
+        assert!(hashed.slots.len() > slots);
+        let reserved = hashed.slots.len();
+        for i in 100_000..200_000 {
+            assert!(hashed.insert(dedup_key(i.to_string())));
+        }
+        assert_eq!(hashed.slots.len(), reserved);
+        assert!(!hashed.insert(dedup_key("0")));
+        assert_eq!(hashed.len(), 200_000);
     }
 }

@@ -1,7 +1,9 @@
 //! `sudoku-bank`: parse the command line, run one command, exit with its code.
 
 use std::process::ExitCode;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use clap::Parser;
@@ -10,6 +12,11 @@ use sudoku_bank::commands::{self, Exit};
 
 /// Set by Ctrl-C (or SIGTERM): workers stop and the writer flushes what was finished.
 static STOP: AtomicBool = AtomicBool::new(false);
+/// When the first signal came.
+static FIRST_SIGNAL: OnceLock<Instant> = OnceLock::new();
+/// A second signal this long after the first ends the process at once. One sooner is taken
+/// as the same request: `timeout` and `kill` on a process group deliver a signal twice.
+const FORCE_AFTER: Duration = Duration::from_secs(1);
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -28,8 +35,11 @@ fn run(cli: Cli) -> Result<Exit> {
         Command::Generate(args) => {
             let config = args.into_config(std::env::args().collect())?;
             ctrlc::set_handler(|| {
-                if STOP.swap(true, Ordering::Relaxed) {
-                    std::process::exit(130); // a second Ctrl-C: stop at once
+                let first = *FIRST_SIGNAL.get_or_init(Instant::now);
+                if STOP.swap(true, Ordering::Relaxed) && first.elapsed() >= FORCE_AFTER {
+                    // A second Ctrl-C: stop at once. Nothing is published, so the bank
+                    // under the requested name is the previous one, or none.
+                    std::process::exit(130);
                 }
             })?;
             commands::generate(&config, &STOP)

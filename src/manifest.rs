@@ -4,57 +4,177 @@
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use anyhow::{Context, Result, anyhow, bail};
 use serde::{Deserialize, Serialize};
 
-use crate::config::Job;
+use crate::config::{Generation, Job};
+use crate::input::Input;
+use crate::output::AtomicFile;
 use crate::pipeline::{Outcome, Status};
 use crate::stats::Stats;
 
-/// Everything known about one bank file.
+/// Everything known about one bank file. The top-level fields describe the latest run and
+/// its batch; `batches` lists every batch whose rows the bank holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
     /// `sudoku-bank`.
     pub tool: String,
     /// The tool's version.
     pub version: String,
-    /// The command line that made the bank.
+    /// The command line of the latest run.
     pub command_line: Vec<String>,
-    /// Every effective parameter.
+    /// Every effective parameter of the latest batch.
     pub parameters: Job,
-    /// When the batch started (RFC 3339, UTC).
+    /// When the latest run started (RFC 3339, UTC).
     pub started: String,
     /// When it finished (RFC 3339, UTC).
     pub finished: String,
-    /// How it ended.
+    /// How the latest batch stands.
     pub status: Status,
-    /// Rows in the bank.
+    /// Rows in the bank, of every batch.
     pub rows: u64,
-    /// The first attempt index not consumed.
+    /// The first attempt index the latest batch has not consumed.
     pub next_index: u64,
-    /// The same statistics `--stats-json` writes.
+    /// The latest run's statistics, as `--stats-json` writes them.
     pub stats: Stats,
+    /// Every batch in the bank, in the order their rows appear; the last is the latest.
+    /// (Absent in manifests from before batches were recorded: then the top-level fields are
+    /// the one batch.)
+    #[serde(default)]
+    pub batches: Vec<Batch>,
+}
+
+/// One batch of a bank: a run of rows from one seed, in ascending attempt index.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Batch {
+    /// Its parameters; `count` is the rows the batch is to add to the bank.
+    pub parameters: Job,
+    /// The command line that started it.
+    pub command_line: Vec<String>,
+    /// When it started (RFC 3339, UTC).
+    pub started: String,
+    /// When it last ran to a stop (RFC 3339, UTC).
+    pub finished: String,
+    /// How it stands.
+    pub status: Status,
+    /// Rows it added to the bank.
+    pub rows: u64,
+    /// The first attempt index it has not consumed: where a resumption starts.
+    pub next_index: u64,
+}
+
+impl Batch {
+    /// A batch of `job` started now by `command_line`, with nothing done yet.
+    pub fn start(job: &Job, command_line: Vec<String>, started: SystemTime) -> Self {
+        Batch {
+            parameters: job.clone(),
+            command_line,
+            started: timestamp(started),
+            finished: timestamp(started),
+            status: Status::Short,
+            rows: 0,
+            next_index: job.first_index,
+        }
+    }
+
+    /// The batch after a run of `job` that ended with `outcome`.
+    pub fn after(mut self, job: &Job, outcome: &Outcome) -> Self {
+        self.parameters = job.clone();
+        self.finished = timestamp(SystemTime::now());
+        self.status = outcome.status;
+        self.rows = outcome.rows;
+        self.next_index = outcome.next_index;
+        self
+    }
 }
 
 impl Manifest {
-    /// The manifest of a finished batch.
+    /// The manifest of a bank holding `batches`, after a run that began at `started`, ran
+    /// the last batch and ended with `outcome`.
     pub fn new(
-        job: &Job,
+        batches: Vec<Batch>,
         command_line: Vec<String>,
         started: SystemTime,
         outcome: &Outcome,
     ) -> Self {
+        let latest = batches.last().expect("a bank has a batch");
         Manifest {
             tool: env!("CARGO_PKG_NAME").to_owned(),
             version: env!("CARGO_PKG_VERSION").to_owned(),
             command_line,
-            parameters: job.clone(),
+            parameters: latest.parameters.clone(),
             started: timestamp(started),
-            finished: timestamp(SystemTime::now()),
-            status: outcome.status,
-            rows: outcome.rows,
-            next_index: outcome.next_index,
+            finished: latest.finished.clone(),
+            status: latest.status,
+            rows: batches.iter().map(|b| b.rows).sum(),
+            next_index: latest.next_index,
             stats: outcome.stats.clone(),
+            batches,
         }
+    }
+
+    /// Reads and checks the manifest of the bank at `bank`.
+    pub fn read(bank: &Path) -> Result<Manifest> {
+        let path = Manifest::path_for(bank);
+        let input = Input::open(Some(&path)).with_context(|| {
+            format!(
+                "{} has no readable manifest (only banks that generate wrote to a file have one)",
+                bank.display()
+            )
+        })?;
+        let name = input.name;
+        let mut manifest: Manifest = serde_json::from_reader(input.reader)
+            .map_err(|err| anyhow!("{name} is not a sudoku-bank manifest: {err}"))?;
+        if manifest.tool != env!("CARGO_PKG_NAME") {
+            bail!("{name} was written by {:?}, not sudoku-bank", manifest.tool);
+        }
+        if manifest.batches.is_empty() {
+            manifest.batches.push(Batch {
+                parameters: manifest.parameters.clone(),
+                command_line: manifest.command_line.clone(),
+                started: manifest.started.clone(),
+                finished: manifest.finished.clone(),
+                status: manifest.status,
+                rows: manifest.rows,
+                next_index: manifest.next_index,
+            });
+        }
+        let size = manifest.batches[0].parameters.generation.size;
+        for (k, batch) in manifest.batches.iter().enumerate() {
+            let job = &batch.parameters;
+            let generation = job.generation;
+            let checked = Generation::new(generation.size, Some(generation.holes))
+                .map_err(anyhow::Error::from)
+                .and_then(|_| {
+                    Job::new(
+                        generation,
+                        job.count,
+                        job.seed,
+                        job.threads,
+                        job.dedup,
+                        Some(job.max_attempts),
+                    )
+                    .map_err(anyhow::Error::from)
+                });
+            if let Err(err) = checked {
+                bail!("{name}: batch {}: {err}", k + 1);
+            }
+            if generation.size != size {
+                bail!(
+                    "{name}: batch {} is {n}×{n}, the bank {m}×{m}",
+                    k + 1,
+                    n = generation.size.n(),
+                    m = size.n()
+                );
+            }
+        }
+        Ok(manifest)
+    }
+
+    /// Writes the manifest beside the bank at `bank`, atomically.
+    pub fn write(&self, bank: &Path) -> Result<()> {
+        let json = serde_json::to_vec_pretty(self)?;
+        AtomicFile::write_all(&Manifest::path_for(bank), true, &json)
     }
 
     /// Where the manifest of the bank at `bank` lives: `bank` with `.json` appended.

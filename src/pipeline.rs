@@ -9,6 +9,10 @@
 //! sizing ranges to about a quarter second of work at the pace seen so far, and from the
 //! success rate so far so that little work is thrown away at the end. Workers also format
 //! their rows, so the writer only deduplicates and copies bytes.
+//!
+//! When `stop` is set (Ctrl-C), workers start no new attempt; the writer still takes every
+//! attempt that finished before the first one that did not start, so a continuation from
+//! `next_index` gives the same bank as an uninterrupted run.
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -57,31 +61,51 @@ pub struct Outcome {
     pub stats: Stats,
 }
 
-/// The results of one range of attempts, in index order: each success as its formatted line.
+/// The results of one range of attempts, in index order: each success as its formatted line,
+/// `None` for an attempt not started because the batch was stopped.
 struct Range {
     first: u64,
-    results: Vec<(Option<Line>, Work)>,
+    results: Vec<Option<(Option<Line>, Work)>>,
+}
+
+/// What the bank already holds when a batch starts: nothing for a new bank; for a resumed
+/// or appended one, every puzzle in it (so none is written twice) and the rows this batch
+/// wrote before it was interrupted (they count towards `count`).
+#[derive(Debug, Default)]
+pub struct Existing {
+    /// The dedup keys of every puzzle in the bank.
+    pub keys: KeySet,
+    /// Rows of this batch already in the bank.
+    pub batch_rows: u64,
 }
 
 /// Counters the writer publishes for the producer's range sizing.
 #[derive(Default)]
 struct Consumed {
+    /// Rows of the batch written so far, those already in the bank included.
     rows: AtomicU64,
+    /// The first attempt index not yet taken by the writer.
     attempts: AtomicU64,
+    /// Rows of the batch that were already in the bank.
+    batch_rows: u64,
 }
 
 /// Runs `job`, writing its rows to `out`, until `count` rows, the attempt budget, or `stop`.
+/// `existing` is what the bank already holds; `Outcome::rows` counts this batch's rows,
+/// those already there included.
 pub fn run<W: Write>(
     job: &Job,
+    existing: Existing,
     out: &mut BankWriter<W>,
     stop: &AtomicBool,
     progress: &Progress,
 ) -> io::Result<Outcome> {
-    crate::with_shape!(job.generation.size, S => run_sized::<S, W>(job, out, stop, progress))
+    crate::with_shape!(job.generation.size, S => run_sized::<S, W>(job, existing, out, stop, progress))
 }
 
 fn run_sized<S: Shape, W: Write>(
     job: &Job,
+    existing: Existing,
     out: &mut BankWriter<W>,
     stop: &AtomicBool,
     progress: &Progress,
@@ -91,13 +115,19 @@ fn run_sized<S: Shape, W: Write>(
         .num_threads(job.threads)
         .build()
         .map_err(io::Error::other)?;
-    let consumed = Consumed::default();
+    let consumed = Consumed {
+        rows: AtomicU64::new(existing.batch_rows),
+        attempts: AtomicU64::new(job.first_index),
+        batch_rows: existing.batch_rows,
+    };
     let writer_done = AtomicBool::new(false);
     let (sender, receiver) = sync_channel::<Range>(1);
 
     let outcome = std::thread::scope(|scope| {
         scope.spawn(|| pool.install(|| produce::<S>(job, sender, &writer_done, stop, &consumed)));
-        let outcome = consume(job, receiver, out, stop, progress, &consumed, started);
+        let outcome = consume(
+            job, existing, receiver, out, stop, progress, &consumed, started,
+        );
         writer_done.store(true, Ordering::Relaxed);
         outcome
     })?;
@@ -114,7 +144,7 @@ fn produce<S: Shape>(
     stop: &AtomicBool,
     consumed: &Consumed,
 ) {
-    let end = job.first_index.saturating_add(job.max_attempts);
+    let end = job.max_attempts;
     let mut next = job.first_index;
     // Attempts per thread that take about RANGE_SECONDS, from the last range's pace.
     let mut per_thread = 1;
@@ -131,6 +161,9 @@ fn produce<S: Shape>(
                     )
                 },
                 |(generator, formatter), k| {
+                    if stop.load(Ordering::Relaxed) {
+                        return None;
+                    }
                     let mut work = Work::default();
                     let index = next + k;
                     let line = generator.attempt(job.seed, index, &mut work).map(|made| {
@@ -139,7 +172,7 @@ fn produce<S: Shape>(
                         work.format_nanos += elapsed_nanos(formatting);
                         line
                     });
-                    (line, work)
+                    Some((line, work))
                 },
             )
             .collect();
@@ -167,7 +200,8 @@ fn range_len(job: &Job, next: u64, consumed: &Consumed, per_thread: u64) -> u64 
     let rows = consumed.rows.load(Ordering::Relaxed);
     let attempts = consumed.attempts.load(Ordering::Relaxed);
     let rate = if attempts > job.first_index {
-        (rows.max(1) as f64 / (attempts - job.first_index) as f64).min(1.0)
+        let made = (rows - consumed.batch_rows).max(1);
+        (made as f64 / (attempts - job.first_index) as f64).min(1.0)
     } else {
         1.0
     };
@@ -178,9 +212,11 @@ fn range_len(job: &Job, next: u64, consumed: &Consumed, per_thread: u64) -> u64 
 }
 
 /// The writer: takes ranges in index order, keeps the first of each distinct puzzle, and
-/// stops at `count` rows.
+/// stops at `count` rows, or at the first attempt a stop left unstarted.
+#[allow(clippy::too_many_arguments)]
 fn consume<W: Write>(
     job: &Job,
+    existing: Existing,
     receiver: Receiver<Range>,
     out: &mut BankWriter<W>,
     stop: &AtomicBool,
@@ -188,20 +224,33 @@ fn consume<W: Write>(
     consumed: &Consumed,
     started: Instant,
 ) -> io::Result<Outcome> {
-    // Room for the whole batch up front, so the set does not stop the writer to grow as it
-    // fills; its pages are touched only as keys arrive.
-    let mut seen = KeySet::with_capacity(match job.dedup {
-        Dedup::Exact => job.count,
-        Dedup::None => 0,
-    });
+    let Existing {
+        keys: mut seen,
+        batch_rows,
+    } = existing;
+    if job.dedup == Dedup::Exact {
+        // Room for the whole batch up front, so the set does not stop the writer to grow as
+        // it fills; its pages are touched only as keys arrive.
+        seen.reserve(job.count.saturating_sub(batch_rows));
+    }
     let mut work = Work::default();
-    let (mut rows, mut successes, mut duplicates) = (0u64, 0u64, 0u64);
+    let mut rows = batch_rows;
+    let (mut successes, mut duplicates) = (0u64, 0u64);
     let mut next_index = job.first_index;
     let mut writing = Duration::ZERO;
-    let mut status = Status::Short;
-    for range in receiver {
+    let mut status = if rows >= job.count {
+        Status::Complete
+    } else {
+        Status::Short
+    };
+    while status == Status::Short {
+        let Ok(range) = receiver.recv() else { break };
         let writing_started = Instant::now();
-        for (index, (line, attempt_work)) in (range.first..).zip(&range.results) {
+        for (index, result) in (range.first..).zip(&range.results) {
+            let Some((line, attempt_work)) = result else {
+                status = Status::Interrupted;
+                break;
+            };
             work += *attempt_work;
             next_index = index + 1;
             let Some(line) = line else { continue };
@@ -221,13 +270,6 @@ fn consume<W: Write>(
         consumed.rows.store(rows, Ordering::Relaxed);
         consumed.attempts.store(next_index, Ordering::Relaxed);
         progress.set(rows);
-        if status == Status::Complete {
-            break;
-        }
-        if stop.load(Ordering::Relaxed) {
-            status = Status::Interrupted;
-            break;
-        }
     }
     if status == Status::Short && stop.load(Ordering::Relaxed) {
         status = Status::Interrupted;
@@ -237,7 +279,7 @@ fn consume<W: Write>(
         started.elapsed(),
         job.threads,
         successes,
-        rows,
+        rows - batch_rows,
         duplicates,
         writing,
     );
@@ -257,7 +299,14 @@ mod tests {
 
     fn bank(job: &Job) -> (Vec<u8>, Outcome) {
         let mut out = BankWriter::new(Vec::new()).unwrap();
-        let outcome = run(job, &mut out, &AtomicBool::new(false), &Progress::hidden()).unwrap();
+        let outcome = run(
+            job,
+            Existing::default(),
+            &mut out,
+            &AtomicBool::new(false),
+            &Progress::hidden(),
+        )
+        .unwrap();
         (out.finish().unwrap(), outcome)
     }
 
@@ -306,16 +355,57 @@ mod tests {
     }
 
     #[test]
+    fn a_continued_batch_writes_the_rest_of_the_bank() {
+        // 4×4 grids collide often, so the preloaded keys matter.
+        let whole_job = job(Size::Four, 0, 150, 2);
+        let (whole, _) = bank(&whole_job);
+        let text = String::from_utf8(whole).unwrap();
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        let (done, rest) = lines.split_at(60);
+        let mut keys = KeySet::default();
+        for line in done {
+            keys.insert(crate::hash::dedup_key(line.split(',').nth(4).unwrap()));
+        }
+        let last_index: u64 = done[59].split(',').nth(7).unwrap().parse().unwrap();
+        let mut continued = whole_job.clone();
+        continued.first_index = last_index + 1;
+        let mut out = BankWriter::continuing(Vec::new());
+        let existing = Existing {
+            keys,
+            batch_rows: 60,
+        };
+        let outcome = run(
+            &continued,
+            existing,
+            &mut out,
+            &AtomicBool::new(false),
+            &Progress::hidden(),
+        )
+        .unwrap();
+        assert_eq!(outcome.status, Status::Complete);
+        assert_eq!(outcome.rows, 150);
+        assert_eq!(outcome.stats.puzzles, 90);
+        let tail = String::from_utf8(out.finish().unwrap()).unwrap();
+        assert_eq!(
+            tail,
+            rest.iter().map(|l| format!("{l}\n")).collect::<String>()
+        );
+    }
+
+    #[test]
     fn stop_interrupts_with_valid_rows() {
         let mut out = BankWriter::new(Vec::new()).unwrap();
         let outcome = run(
             &job(Size::Nine, 50, 1000, 2),
+            Existing::default(),
             &mut out,
             &AtomicBool::new(true),
             &Progress::hidden(),
         )
         .unwrap();
         assert_eq!(outcome.status, Status::Interrupted);
-        assert!(outcome.rows < 1000);
+        // Stopped before it began: no attempt ran, and the next one is the first.
+        assert_eq!((outcome.rows, outcome.next_index), (0, 0));
+        assert_eq!(outcome.stats.attempts, 0);
     }
 }

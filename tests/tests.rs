@@ -3,4 +3,5 @@
 mod cli;
 mod golden;
 mod props;
+mod robust;
 mod util;

@@ -130,7 +130,13 @@ fn measure(config: &BenchConfig, generation: Generation, threads: usize) -> Resu
                 }
             });
         }
-        let outcome = pipeline::run(&job, &mut sink, &stop, &Progress::hidden());
+        let outcome = pipeline::run(
+            &job,
+            pipeline::Existing::default(),
+            &mut sink,
+            &stop,
+            &Progress::hidden(),
+        );
         drop(done);
         outcome
     })?;

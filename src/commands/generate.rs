@@ -1,6 +1,8 @@
-//! `generate`: run the pipeline into a bank on stdout or in a file, with its manifest.
+//! `generate`: run the pipeline into a bank on stdout or in a file, with its manifest, or
+//! carry on a bank file (`--resume`, `--append`).
 
 use std::io::{self, BufWriter, Write};
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::SystemTime;
 
@@ -8,45 +10,87 @@ use anyhow::{Context, Result};
 
 use super::Exit;
 use crate::bank::BankWriter;
-use crate::config::{GenerateConfig, Output};
-use crate::manifest::Manifest;
+use crate::config::{GenerateConfig, Job, Mode, Output};
+use crate::continuation::Continuation;
+use crate::manifest::{Batch, Manifest};
 use crate::output::AtomicFile;
-use crate::pipeline::{self, Outcome, Status};
+use crate::pipeline::{self, Existing, Outcome, Status};
 use crate::progress::Progress;
 
-/// Builds the bank `config` describes. `stop` ends the batch early (Ctrl-C); what was
-/// finished is still written as a valid bank.
+/// Builds the bank `config` describes, or carries on the one it names. `stop` ends the
+/// batch early (Ctrl-C); what was finished is still written as a valid bank.
 pub fn generate(config: &GenerateConfig, stop: &AtomicBool) -> Result<Exit> {
-    let job = &config.job;
     if let Some(path) = &config.stats_json {
         AtomicFile::check(path, true)?;
     }
     let started = SystemTime::now();
-    let progress = Progress::new(job.count, config.report.progress);
-    let outcome = match &config.output {
-        Output::Stdout => {
-            let mut writer = BankWriter::new(BufWriter::new(io::stdout().lock()))?;
-            let outcome = pipeline::run(job, &mut writer, stop, &progress)?;
-            writer.finish()?.flush()?;
-            outcome
+    let (job, outcome) = match (&config.output, config.continuation) {
+        (Output::Stdout, _) => {
+            let job = &config.job;
+            let progress = Progress::new(job.count, config.report.progress);
+            let context = "cannot write the bank to stdout";
+            let mut writer =
+                BankWriter::new(BufWriter::new(io::stdout().lock())).context(context)?;
+            let outcome = pipeline::run(job, Existing::default(), &mut writer, stop, &progress)
+                .context(context)?;
+            writer
+                .finish()
+                .and_then(|mut out| out.flush())
+                .context(context)?;
+            (job.clone(), outcome)
         }
-        Output::File(path) => {
+        (Output::File(path), None) => {
+            let job = &config.job;
+            let batches = vec![Batch::start(job, config.command_line.clone(), started)];
             let file = AtomicFile::create(path, config.force)?;
-            let context = || format!("cannot write {}", path.display());
-            let mut writer = BankWriter::new(file).with_context(context)?;
-            let outcome = pipeline::run(job, &mut writer, stop, &progress).with_context(context)?;
-            writer.finish().with_context(context)?.commit()?;
-            let manifest = Manifest::new(job, config.command_line.clone(), started, &outcome);
-            let json = serde_json::to_vec_pretty(&manifest)?;
-            AtomicFile::write_all(&Manifest::path_for(path), true, &json)?;
-            outcome
+            let mut writer = BankWriter::new(file).with_context(|| cannot_write(path))?;
+            let outcome = run_into_file(config, path, job, Existing::default(), &mut writer, stop)?;
+            publish(config, started, path, writer, batches, job, &outcome)?;
+            (job.clone(), outcome)
+        }
+        (Output::File(path), Some(how)) => {
+            let plan = Continuation::plan(path, how, &config.job)?;
+            if plan.is_done() {
+                if !config.report.quiet {
+                    eprintln!(
+                        "sudoku-bank: {} is complete ({} puzzles): nothing to resume; raise --count to extend its batch, or --append a new one",
+                        path.display(),
+                        plan.job.count
+                    );
+                }
+                return Ok(Exit::Success);
+            }
+            let mut file = AtomicFile::create(path, true)?;
+            let existing = plan.load(path, &mut file)?;
+            if !config.report.quiet {
+                let last = plan.batches.last().map_or(0, |b| b.rows);
+                match how.mode {
+                    Mode::Resume => eprintln!(
+                        "sudoku-bank: resuming {} at attempt {} with {last} of {} puzzles",
+                        path.display(),
+                        plan.job.first_index,
+                        plan.job.count
+                    ),
+                    Mode::Append => eprintln!(
+                        "sudoku-bank: appending {} puzzles to {} ({} there already)",
+                        plan.job.count,
+                        path.display(),
+                        existing.keys.len()
+                    ),
+                }
+            }
+            let batches = plan.batches_for_run(config.command_line.clone(), started);
+            let mut writer = BankWriter::continuing(file);
+            let outcome = run_into_file(config, path, &plan.job, existing, &mut writer, stop)?;
+            publish(config, started, path, writer, batches, &plan.job, &outcome)?;
+            (plan.job, outcome)
         }
     };
     if let Some(path) = &config.stats_json {
         let json = serde_json::to_vec_pretty(&outcome.stats)?;
         AtomicFile::write_all(path, true, &json)?;
     }
-    report(config, &outcome);
+    report(config, &job, &outcome);
     Ok(match outcome.status {
         Status::Complete => Exit::Success,
         Status::Short => Exit::Incomplete,
@@ -54,9 +98,45 @@ pub fn generate(config: &GenerateConfig, stop: &AtomicBool) -> Result<Exit> {
     })
 }
 
+/// Publishes the bank file at `path` that `writer` holds, after a run of `job` (the last
+/// of `batches`) that started at `started` and ended with `outcome`, then its manifest.
+fn publish(
+    config: &GenerateConfig,
+    started: SystemTime,
+    path: &Path,
+    writer: BankWriter<AtomicFile>,
+    mut batches: Vec<Batch>,
+    job: &Job,
+    outcome: &Outcome,
+) -> Result<()> {
+    writer
+        .finish()
+        .with_context(|| cannot_write(path))?
+        .commit()?;
+    let last = batches.pop().expect("a bank has a batch");
+    batches.push(last.after(job, outcome));
+    Manifest::new(batches, config.command_line.clone(), started, outcome).write(path)
+}
+
+/// Runs `job` into a bank file's `writer`, after what the file `existing`ly holds.
+fn run_into_file(
+    config: &GenerateConfig,
+    path: &Path,
+    job: &Job,
+    existing: Existing,
+    writer: &mut BankWriter<AtomicFile>,
+    stop: &AtomicBool,
+) -> Result<Outcome> {
+    let progress = Progress::new(job.count, config.report.progress);
+    pipeline::run(job, existing, writer, stop, &progress).with_context(|| cannot_write(path))
+}
+
+fn cannot_write(path: &Path) -> String {
+    format!("cannot write {}", path.display())
+}
+
 /// The summary on stderr, and the line that explains a short or interrupted batch.
-fn report(config: &GenerateConfig, outcome: &Outcome) {
-    let job = &config.job;
+fn report(config: &GenerateConfig, job: &Job, outcome: &Outcome) {
     let n = job.generation.size.n();
     if !config.report.quiet {
         let seed_note = if config.random_seed { " (random)" } else { "" };
@@ -80,10 +160,19 @@ fn report(config: &GenerateConfig, outcome: &Outcome) {
             target = job.generation.holes.phrase(),
             dups = outcome.stats.duplicates,
         ),
-        Status::Interrupted => eprintln!(
-            "sudoku-bank: interrupted after {rows} of {count} puzzles; the bank holds every finished row",
-            rows = outcome.rows,
-            count = job.count,
-        ),
+        Status::Interrupted => {
+            let resume = match &config.output {
+                Output::File(path) => format!(
+                    "; `sudoku-bank generate --resume {}` carries on",
+                    path.display()
+                ),
+                Output::Stdout => String::new(),
+            };
+            eprintln!(
+                "sudoku-bank: interrupted after {rows} of {count} puzzles; the bank holds every finished row{resume}",
+                rows = outcome.rows,
+                count = job.count,
+            )
+        }
     }
 }

@@ -12,7 +12,7 @@ pub use bench_solver::{SolverBench, SolverRow};
 pub use generate::generate;
 pub use reproduce::reproduce;
 pub use solve::{SolveInput, solve};
-pub use verify::verify;
+pub use verify::{check_bank, verify};
 
 use std::process::ExitCode;
 

@@ -1,13 +1,13 @@
 //! `solve`: count the solutions of puzzles read one per line, or from a CSV column.
 
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Read};
+use std::io::{self, BufRead, BufWriter};
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow, bail};
 
 use super::Exit;
 use crate::grid::{Grid, text_size};
+use crate::input::{CsvProblem, Input};
 use crate::shape::{Four, Nine, Shape, Sixteen, Size, TwentyFive};
 use crate::solver::{Engine, Solver};
 
@@ -23,11 +23,7 @@ pub enum SolveInput {
 /// Reads puzzles from `path` (stdin when `None`) and writes `puzzle,solutions,solution` CSV
 /// to stdout. A malformed puzzle stops the run with an error naming its line.
 pub fn solve(path: Option<&Path>, input: &SolveInput) -> Result<Exit> {
-    let name = path.map_or_else(|| "stdin".to_owned(), |p| p.display().to_string());
-    let reader: Box<dyn Read> = match path {
-        Some(path) => Box::new(File::open(path).with_context(|| format!("cannot read {name}"))?),
-        None => Box::new(io::stdin().lock()),
-    };
+    let Input { name, mut reader } = Input::open(path)?;
     let mut solvers = Solvers::default();
     let mut out = csv::Writer::from_writer(BufWriter::new(io::stdout().lock()));
     out.write_record(["puzzle", "solutions", "solution"])?;
@@ -40,12 +36,11 @@ pub fn solve(path: Option<&Path>, input: &SolveInput) -> Result<Exit> {
     };
     match input {
         SolveInput::Lines => {
-            let mut lines = BufReader::new(reader);
             let mut buf = Vec::new();
             let mut line = 0u64;
             loop {
                 buf.clear();
-                if lines
+                if reader
                     .read_until(b'\n', &mut buf)
                     .with_context(|| format!("cannot read {name}"))?
                     == 0
@@ -54,7 +49,12 @@ pub fn solve(path: Option<&Path>, input: &SolveInput) -> Result<Exit> {
                 }
                 line += 1;
                 let text = std::str::from_utf8(&buf)
-                    .map_err(|_| anyhow!("{name}: line {line}: not UTF-8 text"))?
+                    .map_err(|e| {
+                        anyhow!(
+                            "{name}: line {line}: column {}: not UTF-8 text",
+                            e.valid_up_to() + 1
+                        )
+                    })?
                     .trim();
                 if text.is_empty() || text.starts_with('#') {
                     continue;
@@ -66,14 +66,18 @@ pub fn solve(path: Option<&Path>, input: &SolveInput) -> Result<Exit> {
             let mut csv = csv::Reader::from_reader(reader);
             let header = csv
                 .headers()
-                .with_context(|| format!("cannot read {name}"))?;
-            let Some(at) = header.iter().position(|h| h == column) else {
+                .map_err(|e| CsvProblem::of(e).into_error(&name))?;
+            let mut found = header.iter().enumerate().filter(|(_, h)| h == column);
+            let Some((at, _)) = found.next() else {
                 bail!("{name} has no column {column:?}");
             };
+            if found.next().is_some() {
+                bail!("{name}: line 1: column {column:?} appears twice in the header");
+            }
             let mut record = csv::StringRecord::new();
             while csv
                 .read_record(&mut record)
-                .with_context(|| format!("cannot read {name}"))?
+                .map_err(|e| CsvProblem::of(e).into_error(&name))?
             {
                 let line = record.position().map_or(0, |p| p.line());
                 let text = record

@@ -1,67 +1,39 @@
 //! `verify`: re-check every row of a bank, reporting each bad row.
 
 use std::collections::HashMap;
-use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::Result;
 
 use super::Exit;
 use super::reproduce::regenerate;
-use crate::bank::{COLUMNS, Columns};
+use crate::bank::{BankReader, Column, Next};
 use crate::config::{Generation, Holes};
 use crate::grid::Grid;
 use crate::hash::{dedup_key, puzzle_id_hex};
+use crate::input::Input;
 use crate::shape::{Shape, Size};
 use crate::solver::{Engine, Solver};
 
 /// Checks the bank at `path`: every row parses, has the right sizes and counts, a valid
 /// solution that agrees with its clues and is the puzzle's only one, a matching id, no
-/// duplicate puzzle and an index above the previous row's; with `provenance`, that it
+/// duplicate puzzle, the size of the first row, and an index above the previous row's of the
+/// same seed (an appended batch starts its own run of indices); with `provenance`, that it
 /// regenerates from its seed and index. Writes `row K: reason` to stdout for each bad row.
+///
+/// The bank is streamed: what is kept per row is its puzzle's 16-byte key and row number.
 pub fn verify(path: &Path, provenance: bool, quiet: bool) -> Result<Exit> {
-    let name = path.display();
-    let file = File::open(path).with_context(|| format!("cannot read {name}"))?;
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(true)
-        .from_reader(BufReader::new(file));
-    let header = reader
-        .headers()
-        .with_context(|| format!("cannot read {name} as a bank"))?;
-    let at = Columns::new(header)
-        .bank()
-        .map_err(|missing| anyhow!("{name} is not a bank: it has no {missing:?} column"))?;
-
-    let mut checker = Checker::default();
+    let input = Input::open(Some(path))?;
+    let reader = BankReader::new(&input.name, input.reader)?;
     let mut out = BufWriter::new(io::stdout().lock());
-    let mut record = csv::StringRecord::new();
-    let (mut rows, mut bad) = (0u64, 0u64);
-    loop {
-        let problems = match reader.read_record(&mut record) {
-            Ok(false) => break,
-            Ok(true) if record.len() < header_len(&at) => {
-                vec![format!(
-                    "has {} fields, the header {}",
-                    record.len(),
-                    header_len(&at)
-                )]
-            }
-            Ok(true) => checker.check(&record, &at, rows + 1, provenance),
-            Err(err) => match err.kind() {
-                csv::ErrorKind::Io(_) => return Err(err).context(format!("cannot read {name}")),
-                _ => vec![format!("malformed: {err}")],
-            },
-        };
-        rows += 1;
-        if !problems.is_empty() {
-            bad += 1;
-            writeln!(out, "row {rows}: {}", problems.join("; "))?;
-        }
-    }
+    let (rows, bad) = check_bank(reader, provenance, &mut out)?;
     out.flush()?;
     if !quiet {
-        eprintln!("sudoku-bank: {name}: {rows} rows checked, {bad} bad");
+        eprintln!(
+            "sudoku-bank: {}: {rows} rows checked, {bad} bad",
+            input.name
+        );
     }
     Ok(if bad == 0 {
         Exit::Success
@@ -70,8 +42,31 @@ pub fn verify(path: &Path, provenance: bool, quiet: bool) -> Result<Exit> {
     })
 }
 
-fn header_len(at: &[usize; COLUMNS.len()]) -> usize {
-    at.iter().max().map_or(0, |&m| m + 1)
+/// Checks every row `reader` gives, as [`verify`] does, writing `row K: reason` to `out`
+/// for each bad row; returns the rows checked and how many were bad.
+pub fn check_bank<R: io::Read>(
+    mut reader: BankReader<R>,
+    provenance: bool,
+    out: &mut impl Write,
+) -> Result<(u64, u64)> {
+    let mut checker = Checker::default();
+    let mut record = csv::StringRecord::new();
+    let (mut rows, mut bad) = (0u64, 0u64);
+    loop {
+        let problems = match reader.read(&mut record)? {
+            Next::End => break,
+            Next::Row => checker.check(&reader, &record, rows + 1, provenance),
+            Next::Malformed(malformed) => {
+                vec![format!("line {}: {}", malformed.line, malformed.reason)]
+            }
+        };
+        rows += 1;
+        if !problems.is_empty() {
+            bad += 1;
+            writeln!(out, "row {rows}: {}", problems.join("; "))?;
+        }
+    }
+    Ok((rows, bad))
 }
 
 /// What later rows are checked against.
@@ -79,46 +74,57 @@ fn header_len(at: &[usize; COLUMNS.len()]) -> usize {
 struct Checker {
     /// Row number of each puzzle seen.
     seen: HashMap<u128, u64>,
-    /// The previous row's index.
-    last_index: Option<u64>,
+    /// The previous row's seed and index.
+    last: Option<(u64, u64)>,
+    /// The first row's size.
+    size: Option<Size>,
 }
 
 impl Checker {
-    fn check(
+    fn check<R: io::Read>(
         &mut self,
+        reader: &BankReader<R>,
         record: &csv::StringRecord,
-        at: &[usize; COLUMNS.len()],
         row: u64,
         provenance: bool,
     ) -> Vec<String> {
-        let field = |column: usize| record.get(at[column]).unwrap_or("");
-        let [id, size, holes, clues, puzzle, solution, seed, index] = std::array::from_fn(field);
+        let field = |column| reader.field(record, column);
         let mut problems = Vec::new();
         let number = |name: &str, text: &str, problems: &mut Vec<String>| {
             text.parse::<u64>()
                 .map_err(|_| problems.push(format!("{name} {text:?} is not a whole number")))
                 .ok()
         };
-        let seed = number("seed", seed, &mut problems);
-        let index = number("index", index, &mut problems);
-        if let Some(index) = index {
-            if let Some(last) = self.last_index.filter(|&last| index <= last) {
-                problems.push(format!(
-                    "index {index} is not above the previous row's {last}"
-                ));
+        let seed = number("seed", field(Column::Seed), &mut problems);
+        let index = number("index", field(Column::Index), &mut problems);
+        if let (Some(seed), Some(index)) = (seed, index) {
+            match self.last {
+                Some((last_seed, last)) if last_seed == seed && index <= last => problems.push(
+                    format!("index {index} is not above the previous row's {last}"),
+                ),
+                _ => {}
             }
-            self.last_index = Some(index);
+            self.last = Some((seed, index));
         }
-        let Some(size) = size.parse().ok().and_then(Size::from_n) else {
-            problems.push(format!("size {size:?} is not 4, 9, 16 or 25"));
+        let size_text = field(Column::Size);
+        let Some(size) = size_text.parse().ok().and_then(Size::from_n) else {
+            problems.push(format!("size {size_text:?} is not 4, 9, 16 or 25"));
             return problems;
         };
+        match self.size {
+            Some(first) if first != size => problems.push(format!(
+                "size {} differs from the first row's {}",
+                size.n(),
+                first.n()
+            )),
+            _ => self.size = self.size.or(Some(size)),
+        }
         let fields = Fields {
-            id,
-            holes,
-            clues,
-            puzzle,
-            solution,
+            id: field(Column::Id),
+            holes: field(Column::Holes),
+            clues: field(Column::Clues),
+            puzzle: field(Column::Puzzle),
+            solution: field(Column::Solution),
         };
         let Some(text) = crate::with_shape!(size, S => check_grids::<S>(&fields, &mut problems))
         else {
@@ -134,7 +140,7 @@ impl Checker {
                 holes: Holes::Exact(text.bytes().filter(|&b| b == b'.').count()),
             };
             match regenerate(generation, seed, index) {
-                Some(made) if made.puzzle == text && made.solution == solution => {}
+                Some(made) if made.puzzle == text && made.solution == fields.solution => {}
                 _ => problems.push(format!(
                     "does not regenerate from seed {seed} index {index}"
                 )),
@@ -195,6 +201,10 @@ fn check_grids<S: Shape>(fields: &Fields<'_>, problems: &mut Vec<String>) -> Opt
     // puzzle it is the solution.
     if solution.is_some_and(|s| !puzzle.agrees_with(&s)) {
         problems.push("puzzle clues disagree with the solution".to_owned());
+    }
+    if let Some(conflict) = puzzle.conflict() {
+        problems.push(format!("puzzle clues conflict: {conflict}"));
+        return Some(text);
     }
     match Solver::<S>::new().count_solutions(&puzzle, 2) {
         0 => problems.push("puzzle has no solution".to_owned()),
