@@ -4,6 +4,7 @@
 //! stream of `(seed, index)` alone, so `generate`, `reproduce` and `verify --provenance`
 //! get the same puzzle for the same attempt wherever and whenever it runs.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::config::Holes;
@@ -19,6 +20,10 @@ use crate::stats::Work;
 pub const ORDERS_PER_GRID: u32 = 3;
 /// Grids an attempt fills before it gives up.
 pub const GRIDS_PER_ATTEMPT: u32 = 2;
+
+/// An attempt abandoned because the batch was stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopped;
 
 /// A puzzle with exactly one solution, and that solution.
 #[derive(Debug, PartialEq, Eq)]
@@ -58,6 +63,38 @@ impl<S: Shape> Generator<S> {
     /// Runs attempt `index` of the batch with master seed `seed`, adding its work to `work`.
     /// `None` when every retry fell short of the hole target.
     pub fn attempt(&mut self, seed: u64, index: u64, work: &mut Work) -> Option<Puzzle<S>> {
+        // Nothing sets this flag, so the attempt always finishes.
+        self.attempt_until(seed, index, work, &AtomicBool::new(false))
+            .ok()
+            .flatten()
+    }
+
+    /// [`Generator::attempt`], abandoned once `stop` is set: `Err(Stopped)` then says the
+    /// attempt did not finish, so it has no result (neither a puzzle nor a miss), and the
+    /// work it did is not added to `work`.
+    pub fn attempt_until(
+        &mut self,
+        seed: u64,
+        index: u64,
+        work: &mut Work,
+        stop: &AtomicBool,
+    ) -> Result<Option<Puzzle<S>>, Stopped> {
+        let mut own = Work::default();
+        let made = self.run(seed, index, &mut own, stop);
+        if made.is_none() && stop.load(Ordering::Relaxed) {
+            return Err(Stopped);
+        }
+        *work += own;
+        Ok(made)
+    }
+
+    fn run(
+        &mut self,
+        seed: u64,
+        index: u64,
+        work: &mut Work,
+        stop: &AtomicBool,
+    ) -> Option<Puzzle<S>> {
         let mut rng = attempt_rng(seed, index);
         work.attempts += 1;
         for _ in 0..GRIDS_PER_ATTEMPT {
@@ -89,12 +126,13 @@ impl<S: Shape> Generator<S> {
             };
             for _ in 0..ORDERS_PER_GRID {
                 let started = Instant::now();
-                let dug = self.digger.dig(
+                let dug = self.digger.dig_until(
                     &mut self.solver,
                     &solution,
                     holes,
                     &mut rng,
                     &mut work.uniqueness_tests,
+                    stop,
                 );
                 work.dig_nanos += elapsed_nanos(started);
                 match dug {
@@ -135,6 +173,28 @@ mod tests {
             );
         }
         assert_eq!(work.attempts, 30);
+    }
+
+    #[test]
+    fn a_stopped_attempt_finishes_as_usual_or_not_at_all() {
+        // 62 holes needs the search by swaps, which a stop cuts short.
+        let mut generator = Generator::<Nine>::new(Holes::Exact(62));
+        let stop = AtomicBool::new(true);
+        let mut stopped = 0;
+        for index in 0..10 {
+            let mut work = Work::default();
+            match generator.attempt_until(5, index, &mut work, &stop) {
+                Ok(made) => {
+                    assert_eq!(made, generator.attempt(5, index, &mut Work::default()));
+                    assert_eq!(work.attempts, 1);
+                }
+                Err(Stopped) => {
+                    stopped += 1;
+                    assert_eq!(work, Work::default(), "a stopped attempt adds no work");
+                }
+            }
+        }
+        assert!(stopped > 0);
     }
 
     #[test]

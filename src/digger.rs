@@ -22,6 +22,8 @@
 //! until one of them lets a clue go; it gives up after [`SWAPS_PER_MISSING_HOLE`] swaps per
 //! hole still missing. Swaps draw from the attempt's stream like the visiting order.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rand::RngCore;
 
 use crate::grid::Grid;
@@ -142,6 +144,8 @@ struct Job<'a, S: Shape, E, R> {
     holes: usize,
     rng: &'a mut R,
     tests: &'a mut u64,
+    /// Set from outside to end a long search by swaps early (the dig then misses).
+    stop: &'a AtomicBool,
 }
 
 /// Digs puzzles; keep one per worker thread and reuse it.
@@ -184,6 +188,20 @@ impl<S: Shape> Digger<S> {
         rng: &mut R,
         tests: &mut u64,
     ) -> Option<Grid<S>> {
+        self.dig_until(solver, solution, holes, rng, tests, &AtomicBool::new(false))
+    }
+
+    /// [`Digger::dig`], giving up early (`None`) once `stop` is set: the search by swaps can
+    /// run for a long time on deep targets of large grids.
+    pub fn dig_until<E: Engine<S>, R: RngCore>(
+        &mut self,
+        solver: &mut E,
+        solution: &Grid<S>,
+        holes: usize,
+        rng: &mut R,
+        tests: &mut u64,
+        stop: &AtomicBool,
+    ) -> Option<Grid<S>> {
         self.found = 0;
         let mut job = Job {
             solver,
@@ -191,6 +209,7 @@ impl<S: Shape> Digger<S> {
             holes,
             rng,
             tests,
+            stop,
         };
         let mut dug = self.top_down(&mut job);
         if dug.holes < holes {
@@ -215,6 +234,7 @@ impl<S: Shape> Digger<S> {
             holes: S::CELLS,
             rng,
             tests,
+            stop: &AtomicBool::new(false),
         };
         self.top_down(&mut job).puzzle
     }
@@ -270,7 +290,7 @@ impl<S: Shape> Digger<S> {
     fn deepen<E: Engine<S>, R: RngCore>(&mut self, job: &mut Job<'_, S, E, R>, dug: &mut Dug<S>) {
         let solution = job.solution;
         let mut swaps = SWAPS_PER_MISSING_HOLE * (job.holes - dug.holes);
-        while dug.holes < job.holes && swaps > 0 {
+        while dug.holes < job.holes && swaps > 0 && !job.stop.load(Ordering::Relaxed) {
             swaps -= 1;
             let x = dug.clues.pick(job.rng, Self::WORDS);
             if self.witness(&dug.clues, x).is_none() && self.removable(job, &mut dug.puzzle, x) {
@@ -486,6 +506,7 @@ mod tests {
                 holes,
                 rng: &mut a,
                 tests: &mut tests,
+                stop: &AtomicBool::new(false),
             });
             let dug = (dug.holes == holes).then_some(dug.puzzle);
             let searched =

@@ -10,9 +10,9 @@
 //! success rate so far so that little work is thrown away at the end. Workers also format
 //! their rows, so the writer only deduplicates and copies bytes.
 //!
-//! When `stop` is set (Ctrl-C), workers start no new attempt; the writer still takes every
-//! attempt that finished before the first one that did not start, so a continuation from
-//! `next_index` gives the same bank as an uninterrupted run.
+//! When `stop` is set (Ctrl-C), workers start no new attempt and abandon a long search by
+//! swaps; the writer still takes every attempt that finished before the first one that did
+//! not, so a continuation from `next_index` gives the same bank as an uninterrupted run.
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -62,7 +62,7 @@ pub struct Outcome {
 }
 
 /// The results of one range of attempts, in index order: each success as its formatted line,
-/// `None` for an attempt not started because the batch was stopped.
+/// `None` for an attempt that a stop left unstarted or unfinished.
 struct Range {
     first: u64,
     results: Vec<Option<(Option<Line>, Work)>>,
@@ -166,7 +166,8 @@ fn produce<S: Shape>(
                     }
                     let mut work = Work::default();
                     let index = next + k;
-                    let line = generator.attempt(job.seed, index, &mut work).map(|made| {
+                    let made = generator.attempt_until(job.seed, index, &mut work, stop);
+                    let line = made.ok()?.map(|made| {
                         let formatting = Instant::now();
                         let line = formatter.line(&made, job.seed, index);
                         work.format_nanos += elapsed_nanos(formatting);
