@@ -30,7 +30,7 @@ fn batches(c: &mut Criterion) {
             );
             group.bench_function(id, |b| {
                 b.iter(|| {
-                    let mut sink = BankWriter::new(io::sink()).expect("sink");
+                    let mut sink = BankWriter::new(io::sink(), &job.generation).expect("sink");
                     pipeline::run(
                         &job,
                         pipeline::Existing::default(),

@@ -7,14 +7,15 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::config::Holes;
+use crate::config::{Generation, Holes};
 use crate::digger::Digger;
 use crate::generator;
 use crate::grid::Grid;
-use crate::rng::attempt_rng;
+use crate::rng::{attempt_choice, attempt_rng};
 use crate::shape::Shape;
 use crate::solver::{Engine, Solver};
 use crate::stats::Work;
+use crate::symmetry::{Orbits, Symmetry};
 
 /// Dig orders tried on one grid before the attempt fills a new one.
 pub const ORDERS_PER_GRID: u32 = 3;
@@ -32,6 +33,8 @@ pub struct Puzzle<S: Shape> {
     pub puzzle: Grid<S>,
     /// Its only solution.
     pub solution: Grid<S>,
+    /// The symmetry its clue pattern was dug to (`None` when none was asked for).
+    pub symmetry: Symmetry,
 }
 
 impl<S: Shape> Clone for Puzzle<S> {
@@ -48,15 +51,34 @@ pub struct Generator<S: Shape> {
     solver: Solver<S>,
     digger: Digger<S>,
     holes: Holes,
+    /// The symmetric patterns attempts draw from, with their orbits; empty for none.
+    patterns: Vec<(Symmetry, Orbits)>,
 }
 
 impl<S: Shape> Generator<S> {
-    /// A generator of puzzles dug to `holes` (exactly 0: complete grids).
+    /// A generator of puzzles dug to `holes` (exactly 0: complete grids), any pattern.
     pub fn new(holes: Holes) -> Self {
         Generator {
             solver: Solver::<S>::new(),
             digger: Digger::new(),
             holes,
+            patterns: Vec::new(),
+        }
+    }
+
+    /// A generator of the puzzles `generation` describes (its size must be `S`).
+    pub fn for_generation(generation: Generation) -> Self {
+        let patterns = match generation.symmetry {
+            Symmetry::None => Vec::new(),
+            _ => generation
+                .patterns()
+                .into_iter()
+                .map(|symmetry| (symmetry, Orbits::new(symmetry, S::N)))
+                .collect(),
+        };
+        Generator {
+            patterns,
+            ..Self::new(generation.holes)
         }
     }
 
@@ -95,6 +117,9 @@ impl<S: Shape> Generator<S> {
         work: &mut Work,
         stop: &AtomicBool,
     ) -> Option<Puzzle<S>> {
+        if !self.patterns.is_empty() {
+            return self.run_symmetric(seed, index, work);
+        }
         let mut rng = attempt_rng(seed, index);
         work.attempts += 1;
         for _ in 0..GRIDS_PER_ATTEMPT {
@@ -108,6 +133,7 @@ impl<S: Shape> Generator<S> {
                     return Some(Puzzle {
                         puzzle: solution,
                         solution,
+                        symmetry: Symmetry::None,
                     });
                 }
                 Holes::Exact(holes) => holes,
@@ -121,7 +147,11 @@ impl<S: Shape> Generator<S> {
                     );
                     work.dig_nanos += elapsed_nanos(started);
                     work.digs_reached += 1;
-                    return Some(Puzzle { puzzle, solution });
+                    return Some(Puzzle {
+                        puzzle,
+                        solution,
+                        symmetry: Symmetry::None,
+                    });
                 }
             };
             for _ in 0..ORDERS_PER_GRID {
@@ -138,10 +168,58 @@ impl<S: Shape> Generator<S> {
                 match dug {
                     Some(puzzle) => {
                         work.digs_reached += 1;
-                        return Some(Puzzle { puzzle, solution });
+                        return Some(Puzzle {
+                            puzzle,
+                            solution,
+                            symmetry: Symmetry::None,
+                        });
                     }
                     None => work.digs_missed += 1,
                 }
+            }
+        }
+        None
+    }
+
+    /// An attempt with a symmetric clue pattern: the pattern is chosen from `(seed, index)`
+    /// apart from the stream, so the stream, and the puzzle, are the same whether the
+    /// pattern was asked for or drawn (`reproduce` and `verify --provenance` rely on it).
+    /// Digs remove whole orbits, top-down; there is no search by swaps.
+    fn run_symmetric(&mut self, seed: u64, index: u64, work: &mut Work) -> Option<Puzzle<S>> {
+        let choice = (attempt_choice(seed, index) % self.patterns.len() as u64) as usize;
+        let (symmetry, orbits) = &self.patterns[choice];
+        let mut rng = attempt_rng(seed, index);
+        work.attempts += 1;
+        let target = match self.holes {
+            Holes::Exact(holes) => holes,
+            Holes::Minimal => S::CELLS,
+        };
+        for _ in 0..GRIDS_PER_ATTEMPT {
+            let started = Instant::now();
+            let (solution, restarts) = generator::fill(&mut self.solver, &mut rng);
+            work.grids += 1;
+            work.fill_restarts += restarts;
+            work.fill_nanos += elapsed_nanos(started);
+            for _ in 0..ORDERS_PER_GRID {
+                let started = Instant::now();
+                let puzzle = self.digger.dig_orbits(
+                    &mut self.solver,
+                    &solution,
+                    orbits,
+                    target,
+                    &mut rng,
+                    &mut work.uniqueness_tests,
+                );
+                work.dig_nanos += elapsed_nanos(started);
+                if self.holes == Holes::Minimal || puzzle.holes() == target {
+                    work.digs_reached += 1;
+                    return Some(Puzzle {
+                        puzzle,
+                        solution,
+                        symmetry: *symmetry,
+                    });
+                }
+                work.digs_missed += 1;
             }
         }
         None
@@ -155,7 +233,7 @@ pub(crate) fn elapsed_nanos(since: Instant) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shape::Nine;
+    use crate::shape::{Four, Nine, Sixteen, Size, TwentyFive};
 
     #[test]
     fn attempts_are_reproducible() {
@@ -195,6 +273,65 @@ mod tests {
             }
         }
         assert!(stopped > 0);
+    }
+
+    /// Symmetric attempts of every pattern and size: the target's holes, a pattern with the
+    /// symmetry, exactly one solution (by the generic reference engine).
+    fn symmetric<S: Shape>(holes: Holes, attempts: u64) {
+        use crate::solver::Generic;
+        for symmetry in Symmetry::PATTERNS {
+            let Ok(generation) = Generation::new(Size::from_n(S::N).unwrap(), Some(holes))
+                .unwrap()
+                .with_symmetry(symmetry)
+            else {
+                continue;
+            };
+            let mut generator = Generator::<S>::for_generation(generation);
+            let mut made = 0;
+            for index in 0..attempts {
+                let Some(puzzle) = generator.attempt(9, index, &mut Work::default()) else {
+                    continue;
+                };
+                made += 1;
+                assert_eq!(puzzle.symmetry, symmetry);
+                if let Holes::Exact(holes) = holes {
+                    assert_eq!(puzzle.puzzle.holes(), holes);
+                }
+                let clue = |cell| puzzle.puzzle.get(cell) != 0;
+                assert!(symmetry.holds(S::N, clue), "{symmetry}: {}", puzzle.puzzle);
+                assert!(puzzle.puzzle.agrees_with(&puzzle.solution));
+                assert_eq!(Generic::<S>::new().count_solutions(&puzzle.puzzle, 2), 1);
+            }
+            assert!(made > 0, "{symmetry} made nothing on {}×{}", S::N, S::N);
+        }
+    }
+
+    #[test]
+    fn symmetric_puzzles_of_every_kind_and_size() {
+        symmetric::<Four>(Holes::Exact(8), 20);
+        symmetric::<Nine>(Holes::Exact(45), 10);
+        symmetric::<Nine>(Holes::Minimal, 5);
+        symmetric::<Sixteen>(Holes::Exact(120), 3);
+        symmetric::<TwentyFive>(Holes::Exact(200), 1);
+    }
+
+    #[test]
+    fn a_random_pattern_digs_as_the_pattern_it_draws() {
+        let generation = Generation::new(Size::Nine, Some(Holes::Exact(45))).unwrap();
+        let mut random =
+            Generator::<Nine>::for_generation(generation.with_symmetry(Symmetry::Random).unwrap());
+        let mut drawn = std::collections::HashSet::new();
+        for index in 0..30 {
+            let Some(made) = random.attempt(4, index, &mut Work::default()) else {
+                continue;
+            };
+            drawn.insert(made.symmetry);
+            let mut alone =
+                Generator::<Nine>::for_generation(generation.with_symmetry(made.symmetry).unwrap());
+            assert_eq!(alone.attempt(4, index, &mut Work::default()), Some(made));
+        }
+        // 45 holes is odd: rot90 (0 or 1 mod 4) and dihedral reach it, as do the rest.
+        assert!(drawn.len() >= 5, "{drawn:?}");
     }
 
     #[test]

@@ -10,14 +10,28 @@ use anyhow::{anyhow, bail};
 use serde::{Deserialize, Serialize};
 
 use crate::attempt::Puzzle;
+use crate::config::Generation;
 use crate::hash::{dedup_key, puzzle_id_digits, puzzle_id_hex};
 use crate::input::CsvProblem;
 use crate::shape::Shape;
+use crate::symmetry::Symmetry;
 
 /// The columns every bank has, in order.
 pub const COLUMNS: [&str; 8] = [
     "id", "size", "holes", "clues", "puzzle", "solution", "seed", "index",
 ];
+
+/// The column a bank of symmetric puzzles adds: the symmetry of the row's clue pattern.
+pub const SYMMETRY_COLUMN: &str = "symmetry";
+
+/// The header `generate` writes for `generation`: [`COLUMNS`], then [`SYMMETRY_COLUMN`] when
+/// a symmetry was asked for.
+pub fn header(generation: &Generation) -> impl Iterator<Item = &'static str> {
+    let symmetric = generation.symmetry != Symmetry::None;
+    COLUMNS
+        .into_iter()
+        .chain(symmetric.then_some(SYMMETRY_COLUMN))
+}
 
 /// One row of a bank.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,6 +52,9 @@ pub struct Row {
     pub seed: u64,
     /// The attempt whose stream produced this row.
     pub index: u64,
+    /// The symmetry of the clue pattern, in banks that asked for one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symmetry: Option<Symmetry>,
 }
 
 impl Row {
@@ -54,6 +71,7 @@ impl Row {
             solution: puzzle.solution.to_string(),
             seed,
             index,
+            symmetry: (puzzle.symmetry != Symmetry::None).then_some(puzzle.symmetry),
         }
     }
 }
@@ -102,12 +120,16 @@ impl RowFormatter {
             seed_digits.format(seed).as_bytes(),
             index_digits.format(index).as_bytes(),
         ];
-        let mut bytes = Vec::with_capacity(fields.iter().map(|f| f.len() + 1).sum());
+        let mut bytes = Vec::with_capacity(fields.iter().map(|f| f.len() + 1).sum::<usize>() + 13);
         for (i, field) in fields.iter().enumerate() {
             if i > 0 {
                 bytes.push(b',');
             }
             bytes.extend_from_slice(field);
+        }
+        if made.symmetry != Symmetry::None {
+            bytes.push(b',');
+            bytes.extend_from_slice(made.symmetry.name().as_bytes());
         }
         bytes.push(b'\n');
         Line {
@@ -124,9 +146,9 @@ pub struct BankWriter<W: Write> {
 }
 
 impl<W: Write> BankWriter<W> {
-    /// A writer that has written the header row to `out`.
-    pub fn new(mut out: W) -> io::Result<Self> {
-        out.write_all(&csv_record(|csv| csv.write_record(COLUMNS))?)?;
+    /// A writer that has written the header row of a bank of `generation` to `out`.
+    pub fn new(mut out: W, generation: &Generation) -> io::Result<Self> {
+        out.write_all(&csv_record(|csv| csv.write_record(header(generation)))?)?;
         Ok(BankWriter { out })
     }
 
@@ -178,6 +200,8 @@ pub struct BankReader<R: Read> {
     name: String,
     csv: csv::Reader<R>,
     at: [usize; COLUMNS.len()],
+    /// Where the optional `symmetry` column is.
+    symmetry_at: Option<usize>,
     header: csv::StringRecord,
 }
 
@@ -220,13 +244,19 @@ impl<R: Read> BankReader<R> {
             name: name.to_owned(),
             csv,
             at,
+            symmetry_at: header.iter().position(|h| h == SYMMETRY_COLUMN),
             header,
         })
     }
 
-    /// True when the header is exactly [`COLUMNS`] in order, as `generate` writes it.
-    pub fn has_standard_header(&self) -> bool {
-        self.header.iter().eq(COLUMNS)
+    /// True when the header is exactly the one `generate` writes for `generation`.
+    pub fn has_header_of(&self, generation: &Generation) -> bool {
+        self.header.iter().eq(header(generation))
+    }
+
+    /// The header as read.
+    pub fn header(&self) -> &csv::StringRecord {
+        &self.header
     }
 
     /// Reads the next row into `record`. A row that is not CSV text or lacks fields is
@@ -250,6 +280,11 @@ impl<R: Read> BankReader<R> {
                 CsvProblem::Record { line, reason } => malformed(line, reason),
             },
         }
+    }
+
+    /// The `symmetry` column of `record`, when the bank has one.
+    pub fn symmetry<'r>(&self, record: &'r csv::StringRecord) -> Option<&'r str> {
+        self.symmetry_at.map(|at| record.get(at).unwrap_or(""))
     }
 
     /// The bank's column `column` (of [`COLUMNS`]) in `record`.
@@ -292,17 +327,22 @@ pub enum Column {
 mod tests {
     use super::*;
     use crate::attempt::Generator;
-    use crate::shape::Nine;
+    use crate::config::Holes;
+    use crate::shape::{Nine, Size};
     use crate::stats::Work;
+
+    fn nine(holes: usize) -> Generation {
+        Generation::new(Size::Nine, Some(Holes::Exact(holes))).unwrap()
+    }
 
     #[test]
     fn writes_header_and_rows() {
-        let puzzle = Generator::<Nine>::new(crate::config::Holes::Exact(40))
+        let puzzle = Generator::<Nine>::new(Holes::Exact(40))
             .attempt(1, 0, &mut Work::default())
             .unwrap();
         let row = Row::new(&puzzle, 1, 0);
         assert_eq!((row.holes, row.clues, row.size), (40, 41, 9));
-        let mut writer = BankWriter::new(Vec::new()).unwrap();
+        let mut writer = BankWriter::new(Vec::new(), &nine(40)).unwrap();
         writer.write(&row).unwrap();
         let text = String::from_utf8(writer.finish().unwrap()).unwrap();
         let mut lines = text.lines();
@@ -314,7 +354,7 @@ mod tests {
         assert_eq!(lines.next(), Some(expected.as_str()));
         assert!(text.ends_with('\n') && !text.contains('\r'));
         // The workers' formatted line is the same bytes.
-        let mut fast = BankWriter::new(Vec::new()).unwrap();
+        let mut fast = BankWriter::new(Vec::new(), &nine(40)).unwrap();
         let line = RowFormatter::new().line(&puzzle, 1, 0);
         assert_eq!(line.key, crate::hash::dedup_key(&row.puzzle));
         fast.write_line(&line).unwrap();
@@ -322,10 +362,31 @@ mod tests {
     }
 
     #[test]
+    fn symmetric_banks_have_a_symmetry_column() {
+        let generation = nine(40).with_symmetry(Symmetry::Rot90).unwrap();
+        let puzzle = Generator::<Nine>::for_generation(generation)
+            .attempt(1, 0, &mut Work::default())
+            .unwrap();
+        let row = Row::new(&puzzle, 1, 0);
+        assert_eq!(row.symmetry, Some(Symmetry::Rot90));
+        let mut slow = BankWriter::new(Vec::new(), &generation).unwrap();
+        slow.write(&row).unwrap();
+        let text = String::from_utf8(slow.finish().unwrap()).unwrap();
+        assert!(text.starts_with("id,size,holes,clues,puzzle,solution,seed,index,symmetry\n"));
+        assert!(text.ends_with(",1,0,rot90\n"), "{text}");
+        let mut fast = BankWriter::new(Vec::new(), &generation).unwrap();
+        fast.write_line(&RowFormatter::new().line(&puzzle, 1, 0))
+            .unwrap();
+        assert_eq!(String::from_utf8(fast.finish().unwrap()).unwrap(), text);
+        let reader = BankReader::new("b", text.as_bytes()).unwrap();
+        assert!(reader.has_header_of(&generation) && !reader.has_header_of(&nine(40)));
+    }
+
+    #[test]
     fn columns_are_found_by_name() {
         let text = "extra,index,seed,solution,puzzle,clues,holes,size,id\nx,7,1,s,p,c,h,9,i\n";
         let mut reader = BankReader::new("b.csv", text.as_bytes()).unwrap();
-        assert!(!reader.has_standard_header());
+        assert!(!reader.has_header_of(&nine(40)));
         let mut record = csv::StringRecord::new();
         assert!(matches!(reader.read(&mut record).unwrap(), Next::Row));
         assert_eq!(reader.field(&record, Column::Index), "7");
@@ -353,7 +414,7 @@ mod tests {
         assert!(
             BankReader::new("b", standard.as_bytes())
                 .unwrap()
-                .has_standard_header()
+                .has_header_of(&nine(50))
         );
     }
 }

@@ -14,6 +14,7 @@ use crate::config::{
 };
 use crate::error::ConfigError;
 use crate::shape::Size;
+use crate::symmetry::Symmetry;
 
 /// Build banks of Sudoku puzzles with exactly one solution, in bulk and reproducibly.
 ///
@@ -54,11 +55,18 @@ pub struct GenerationArgs {
     /// [default: 10 for 4×4, 50 for 9×9, 150 for 16×16, 300 for 25×25]
     #[arg(long, value_name = "N|minimal")]
     pub holes: Option<Holes>,
+    /// Symmetry of every clue pattern: none, rot180, rot90, mirror (left–right), flip
+    /// (top–bottom), diagonal, antidiagonal, dihedral (all eight), or random (one of those
+    /// but none per puzzle). Holes are dug by whole orbits, so some targets cannot be reached
+    /// (rot90 on 9×9 needs 0 or 1 mod 4); the bank gains a `symmetry` column. [default: none]
+    #[arg(long, value_name = "KIND")]
+    pub symmetry: Option<Symmetry>,
 }
 
 impl GenerationArgs {
     fn into_generation(self) -> Result<Generation, ConfigError> {
-        Generation::new(self.size.unwrap_or(Size::Nine), self.holes)
+        Generation::new(self.size.unwrap_or(Size::Nine), self.holes)?
+            .with_symmetry(self.symmetry.unwrap_or_default())
     }
 }
 
@@ -125,6 +133,7 @@ impl GenerateArgs {
         let given = Given {
             size: self.generation.size.is_some(),
             holes: self.generation.holes.is_some(),
+            symmetry: self.generation.symmetry.is_some(),
             count: self.count.is_some(),
             seed: self.seed.is_some(),
             dedup: self.dedup.is_some(),
@@ -177,6 +186,9 @@ pub struct BenchArgs {
     /// generate]
     #[arg(long, value_name = "N|minimal")]
     holes: Option<Holes>,
+    /// Symmetry of the clue patterns, as for generate. [default: none]
+    #[arg(long, value_name = "KIND")]
+    symmetry: Option<Symmetry>,
     /// Thread counts to compare, comma-separated. [default: 1 and all cores]
     #[arg(long, value_delimiter = ',', value_name = "N,…")]
     threads: Vec<NonZeroUsize>,
@@ -207,7 +219,11 @@ impl BenchArgs {
         let generations = self
             .size
             .iter()
-            .map(|&size| Generation::new(size, self.holes).map_err(|e| e.to_string()))
+            .map(|&size| {
+                Generation::new(size, self.holes)
+                    .and_then(|g| g.with_symmetry(self.symmetry.unwrap_or_default()))
+                    .map_err(|e| e.to_string())
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let mut threads: Vec<usize> = self.threads.iter().map(|t| t.get()).collect();
         if threads.is_empty() {
@@ -331,7 +347,8 @@ mod tests {
             config.job.generation,
             Generation {
                 size: Size::Nine,
-                holes: Holes::Exact(50)
+                holes: Holes::Exact(50),
+                symmetry: Symmetry::None,
             }
         );
         assert_eq!(config.job.count, 1000);

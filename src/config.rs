@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ConfigError;
 use crate::shape::Size;
+use crate::symmetry::{Orbits, Symmetry};
 
 /// What every attempt makes: the parameters that, with a seed and an index, fix a puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -19,10 +20,13 @@ pub struct Generation {
     pub size: Size,
     /// How far each puzzle is dug.
     pub holes: Holes,
+    /// The symmetry of every clue pattern (absent in manifests from before it existed).
+    #[serde(default)]
+    pub symmetry: Symmetry,
 }
 
 impl Generation {
-    /// Checks that `holes` can be reached on `size` at all.
+    /// Checks that `holes` can be reached on `size` at all; no symmetry.
     pub fn new(size: Size, holes: Option<Holes>) -> Result<Self, ConfigError> {
         let holes = holes.unwrap_or(Holes::Exact(size.default_holes()));
         let max = size.max_holes();
@@ -33,7 +37,62 @@ impl Generation {
                 max,
                 min_clues: size.cells() - max,
             }),
-            _ => Ok(Generation { size, holes }),
+            _ => Ok(Generation {
+                size,
+                holes,
+                symmetry: Symmetry::None,
+            }),
+        }
+    }
+
+    /// The same, with clue patterns of `symmetry`: refused when no pattern of it has exactly
+    /// the target's holes.
+    pub fn with_symmetry(self, symmetry: Symmetry) -> Result<Self, ConfigError> {
+        let with = Generation { symmetry, ..self };
+        match self.holes {
+            Holes::Exact(holes) if with.patterns().is_empty() => {
+                let patterns = match symmetry {
+                    Symmetry::Random => Symmetry::PATTERNS.to_vec(),
+                    symmetry => vec![symmetry],
+                };
+                let mut reachable = vec![false; self.size.cells() + 1];
+                for pattern in patterns {
+                    let orbits = Orbits::new(pattern, self.size.n()).reachable();
+                    for (any, this) in reachable.iter_mut().zip(orbits) {
+                        *any |= this;
+                    }
+                }
+                let below = (0..holes).rev().find(|&h| reachable[h]);
+                let above = (holes + 1..=self.size.max_holes()).find(|&h| reachable[h]);
+                let nearest = match (below, above) {
+                    (Some(b), Some(a)) => format!("{b} or {a}"),
+                    (Some(h), None) | (None, Some(h)) => h.to_string(),
+                    (None, None) => "none".to_owned(),
+                };
+                Err(ConfigError::UnreachableBySymmetry {
+                    holes,
+                    symmetry,
+                    n: self.size.n(),
+                    nearest,
+                })
+            }
+            _ => Ok(with),
+        }
+    }
+
+    /// The patterns an attempt may dig to: none, the one asked for, or for `random` each
+    /// pattern that can reach the target.
+    pub fn patterns(self) -> Vec<Symmetry> {
+        let reaches = |symmetry| match self.holes {
+            Holes::Exact(holes) => Orbits::new(symmetry, self.size.n()).reaches(holes),
+            Holes::Minimal => true,
+        };
+        match self.symmetry {
+            Symmetry::Random => Symmetry::PATTERNS
+                .into_iter()
+                .filter(|&s| reaches(s))
+                .collect(),
+            symmetry => [symmetry].into_iter().filter(|&s| reaches(s)).collect(),
         }
     }
 }
@@ -218,6 +277,7 @@ pub enum Mode {
 pub struct Given {
     pub size: bool,
     pub holes: bool,
+    pub symmetry: bool,
     pub count: bool,
     pub seed: bool,
     pub dedup: bool,

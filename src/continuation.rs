@@ -14,13 +14,14 @@ use std::path::Path;
 use anyhow::{Context, Result, anyhow, bail};
 
 use crate::bank::{BankReader, Column, Next};
-use crate::config::{Continue, Job, Mode};
+use crate::config::{Continue, Generation, Job, Mode};
 use crate::grid::Grid;
 use crate::hash::{KeySet, dedup_key};
 use crate::input::Input;
 use crate::manifest::{Batch, Manifest};
 use crate::pipeline::{Existing, Status};
 use crate::shape::Shape;
+use crate::symmetry::Symmetry;
 
 /// A checked plan to carry on a bank.
 #[derive(Debug)]
@@ -59,6 +60,12 @@ impl Continuation {
                     differ.push(format!(
                         "--holes {} (the batch's is {})",
                         asked.generation.holes, bank.generation.holes
+                    ));
+                }
+                if given.symmetry && asked.generation.symmetry != bank.generation.symmetry {
+                    differ.push(format!(
+                        "--symmetry {} (the batch's is {})",
+                        asked.generation.symmetry, bank.generation.symmetry
                     ));
                 }
                 if given.seed && asked.seed != bank.seed {
@@ -113,15 +120,29 @@ impl Continuation {
                         k + 1
                     );
                 }
+                let generation = Generation::new(
+                    bank.generation.size,
+                    Some(if given.holes {
+                        asked.generation.holes
+                    } else {
+                        bank.generation.holes
+                    }),
+                )?
+                .with_symmetry(if given.symmetry {
+                    asked.generation.symmetry
+                } else {
+                    bank.generation.symmetry
+                })?;
+                if (generation.symmetry == Symmetry::None)
+                    != (bank.generation.symmetry == Symmetry::None)
+                {
+                    bail!(
+                        "--symmetry {} would change the bank's columns: a bank's batches are all symmetric (with a symmetry column) or none is",
+                        generation.symmetry
+                    );
+                }
                 Job {
-                    generation: crate::config::Generation {
-                        size: bank.generation.size,
-                        holes: if given.holes {
-                            asked.generation.holes
-                        } else {
-                            bank.generation.holes
-                        },
-                    },
+                    generation,
                     dedup: if given.dedup { asked.dedup } else { bank.dedup },
                     first_index: 0,
                     ..asked.clone()
@@ -160,7 +181,8 @@ impl Continuation {
     pub fn load(&self, path: &Path, copy: &mut impl Write) -> Result<Existing> {
         let size = self.job.generation.size;
         let expected: u64 = self.batches.iter().map(|b| b.rows).sum();
-        let scan = crate::with_shape!(size, S => scan::<S>(path, expected))?;
+        let first = &self.batches[0].parameters.generation;
+        let scan = crate::with_shape!(size, S => scan::<S>(path, first, expected))?;
         let name = path.display();
         if scan.rows != expected {
             bail!(
@@ -201,14 +223,15 @@ struct Scan {
 
 /// Reads every row of the bank at `path`, of size `S`, refusing anything `generate` would
 /// not have written.
-fn scan<S: Shape>(path: &Path, expected_rows: u64) -> Result<Scan> {
+fn scan<S: Shape>(path: &Path, generation: &Generation, expected_rows: u64) -> Result<Scan> {
     let input = Input::open(Some(path))?;
     let name = input.name;
     let mut reader = BankReader::new(&name, input.reader)?;
-    if !reader.has_standard_header() {
+    if !reader.has_header_of(generation) {
+        let expected: Vec<&str> = crate::bank::header(generation).collect();
         bail!(
             "{name}: line 1: the header is not the one generate writes ({}), so rows cannot be added to it",
-            crate::bank::COLUMNS.join(",")
+            expected.join(",")
         );
     }
     ends_with_line_break(path)?;

@@ -30,6 +30,7 @@ use crate::grid::Grid;
 use crate::rng::{below, shuffle};
 use crate::shape::Shape;
 use crate::solver::{Engine, bit};
+use crate::symmetry::Orbits;
 
 /// Unavoidable sets a dig remembers; a new one replaces the oldest.
 pub const REMEMBERED_SETS: usize = 512;
@@ -237,6 +238,57 @@ impl<S: Shape> Digger<S> {
             stop: &AtomicBool::new(false),
         };
         self.top_down(&mut job).puzzle
+    }
+
+    /// Digs `solution` by whole orbits of `orbits`, visited once each in an order drawn from
+    /// `rng`, emptying an orbit when the puzzle stays unique and the target is not passed;
+    /// returns the puzzle, which has the target's holes or is as far as the order got.
+    pub fn dig_orbits<E: Engine<S>, R: RngCore>(
+        &mut self,
+        solver: &mut E,
+        solution: &Grid<S>,
+        orbits: &Orbits,
+        holes: usize,
+        rng: &mut R,
+        tests: &mut u64,
+    ) -> Grid<S> {
+        let mut order: S::Cells<u16> = S::cells(0);
+        let order = &mut order.as_mut()[..orbits.len()];
+        for (k, slot) in order.iter_mut().enumerate() {
+            *slot = k as u16;
+        }
+        shuffle(rng, order);
+        let mut puzzle = *solution;
+        let mut dug = 0;
+        for &k in order.iter() {
+            let orbit = orbits.orbit(k as usize);
+            if dug + orbit.len() > holes {
+                continue;
+            }
+            for &cell in orbit {
+                puzzle.set(cell as usize, 0);
+            }
+            *tests += 1;
+            let unique = match orbit {
+                // Any other solution differs in the emptied cell.
+                &[cell] => {
+                    let cell = cell as usize;
+                    !solver.has_solution_without(&puzzle, cell, solution.get(cell))
+                }
+                _ => solver.count_solutions(&puzzle, 2) == 1,
+            };
+            if unique {
+                dug += orbit.len();
+                if dug == holes {
+                    break;
+                }
+            } else {
+                for &cell in orbit {
+                    puzzle.set(cell as usize, solution.get(cell as usize));
+                }
+            }
+        }
+        puzzle
     }
 
     /// Visits every cell once in an order drawn from the job's stream and empties it if the

@@ -50,6 +50,20 @@ pub enum ConfigError {
         /// The fewest clues possible.
         min_clues: usize,
     },
+    /// A hole target that no clue pattern of the symmetry has.
+    #[error(
+        "--holes {holes} cannot be reached with --symmetry {symmetry} on {n}×{n}: holes come in whole orbits of the symmetry; the nearest reachable counts are {nearest}"
+    )]
+    UnreachableBySymmetry {
+        /// The requested target.
+        holes: usize,
+        /// The requested symmetry.
+        symmetry: crate::symmetry::Symmetry,
+        /// The grid side.
+        n: usize,
+        /// The nearest reachable targets, in words.
+        nearest: String,
+    },
     /// `--count 0`.
     #[error("--count must be at least 1")]
     ZeroCount,

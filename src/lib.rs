@@ -30,6 +30,7 @@ pub mod rng;
 pub mod shape;
 pub mod solver;
 pub mod stats;
+pub mod symmetry;
 
 pub use attempt::{Generator, Puzzle};
 pub use config::Holes;

@@ -156,7 +156,7 @@ fn produce<S: Shape>(
             .map_init(
                 || {
                     (
-                        Generator::<S>::new(job.generation.holes),
+                        Generator::<S>::for_generation(job.generation),
                         RowFormatter::new(),
                     )
                 },
@@ -299,7 +299,7 @@ mod tests {
     use crate::shape::Size;
 
     fn bank(job: &Job) -> (Vec<u8>, Outcome) {
-        let mut out = BankWriter::new(Vec::new()).unwrap();
+        let mut out = BankWriter::new(Vec::new(), &job.generation).unwrap();
         let outcome = run(
             job,
             Existing::default(),
@@ -395,9 +395,10 @@ mod tests {
 
     #[test]
     fn stop_interrupts_with_valid_rows() {
-        let mut out = BankWriter::new(Vec::new()).unwrap();
+        let stopped = job(Size::Nine, 50, 1000, 2);
+        let mut out = BankWriter::new(Vec::new(), &stopped.generation).unwrap();
         let outcome = run(
-            &job(Size::Nine, 50, 1000, 2),
+            &stopped,
             Existing::default(),
             &mut out,
             &AtomicBool::new(true),

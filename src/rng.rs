@@ -18,6 +18,7 @@ pub type AttemptRng = Xoshiro256PlusPlus;
 
 const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 const INDEX_DOMAIN: u64 = 0xD1B5_4A32_D192_ED03;
+const CHOICE_DOMAIN: u64 = 0x8CB9_2BA7_2F3D_8DD7;
 
 /// The SplitMix64 finaliser: a bijective 64-bit mix.
 pub const fn mix64(mut z: u64) -> u64 {
@@ -35,6 +36,13 @@ pub fn attempt_rng(seed: u64, index: u64) -> AttemptRng {
         word.copy_from_slice(&mix64(state).to_le_bytes());
     }
     AttemptRng::from_seed(bytes)
+}
+
+/// A number fixed by `(seed, index)` alone, apart from the attempt's stream: what an attempt
+/// chooses before it starts drawing (the symmetry of a `random` pattern), so that the stream
+/// is the same whatever was chosen.
+pub fn attempt_choice(seed: u64, index: u64) -> u64 {
+    mix64(mix64(seed ^ CHOICE_DOMAIN) ^ mix64(index))
 }
 
 /// A uniform integer in `0..n` (`n > 0`), by Lemire's multiply-and-reject method.

@@ -580,4 +580,116 @@ fn help_explains_every_command() {
         .assert()
         .success()
         .stdout(contains("generate").and(contains("verify")));
+    bank()
+        .args(["generate", "--help"])
+        .assert()
+        .success()
+        .stdout(
+            contains("--symmetry")
+                .and(contains("--resume"))
+                .and(contains("--append")),
+        );
+}
+
+#[test]
+fn symmetric_banks_verify_and_reproduce() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("4", "8", "dihedral"),
+        ("9", "49", "rot90"),
+        ("9", "50", "random"),
+        ("9", "minimal", "mirror"),
+        ("16", "120", "rot180"),
+        ("25", "200", "antidiagonal"),
+    ];
+    for (size, holes, symmetry) in cases {
+        let path = dir.path().join(format!("{size}-{symmetry}.csv"));
+        let path = path.to_str().unwrap();
+        bank()
+            .args([
+                "generate",
+                "--size",
+                size,
+                "--holes",
+                holes,
+                "--symmetry",
+                symmetry,
+                "--count",
+                "4",
+                "--seed",
+                "3",
+                "-q",
+                "-o",
+                path,
+            ])
+            .assert()
+            .success();
+        let text = fs::read_to_string(path).unwrap();
+        assert!(text.starts_with("id,size,holes,clues,puzzle,solution,seed,index,symmetry\n"));
+        for row in rows(&text) {
+            if symmetry == "random" {
+                assert!(!["none", "random"].contains(&row[8].as_str()), "{row:?}");
+            } else {
+                assert_eq!(row[8], symmetry);
+            }
+            // The row comes back from its seed and index, and with the pattern it names.
+            let expected = format!("{}\n{}\n", text.lines().next().unwrap(), row.join(","));
+            let holes = row[2].as_str();
+            for asked in [symmetry, row[8].as_str()] {
+                let args = [
+                    "reproduce",
+                    "--seed",
+                    "3",
+                    "--index",
+                    &row[7],
+                    "--size",
+                    size,
+                    "--holes",
+                    holes,
+                    "--symmetry",
+                    asked,
+                ];
+                if holes.parse::<usize>().is_ok_and(|h| {
+                    sudoku_bank::config::Generation::new(
+                        sudoku_bank::Size::from_n(size.parse().unwrap()).unwrap(),
+                        Some(sudoku_bank::Holes::Exact(h)),
+                    )
+                    .unwrap()
+                    .with_symmetry(asked.parse().unwrap())
+                    .is_ok()
+                }) {
+                    assert_eq!(stdout_of(&args), expected, "{args:?}");
+                }
+            }
+        }
+        bank()
+            .args(["verify", "--provenance", "-q", path])
+            .assert()
+            .success()
+            .stdout("");
+    }
+
+    // A target no pattern of the symmetry has, and a pattern that is not what it says.
+    bank()
+        .args(["generate", "--symmetry", "rot90", "--holes", "50"])
+        .assert()
+        .code(2)
+        .stderr(contains("nearest reachable counts are 49 or 52"));
+    let text = stdout_of(&[
+        "generate",
+        "--symmetry",
+        "rot180",
+        "--holes",
+        "50",
+        "--count",
+        "3",
+        "--seed",
+        "2",
+        "-q",
+    ]);
+    let (code, out) = verify_edited(&text, |lines| {
+        lines[2] = lines[2].replace(",rot180", ",rot90");
+    });
+    assert_eq!(code, 1);
+    assert_eq!(out, "row 2: the clue pattern is not rot90\n");
 }

@@ -18,6 +18,7 @@ use crate::bank::BankWriter;
 use crate::config::{Dedup, Generation, Holes, Job};
 use crate::pipeline;
 use crate::progress::Progress;
+use crate::symmetry::Symmetry;
 
 /// How long each measurement runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -52,6 +53,8 @@ pub struct BenchRow {
     pub size: usize,
     /// Holes per puzzle (0: full grids only), or `"minimal"`.
     pub holes: Holes,
+    /// Symmetry of the clue patterns.
+    pub symmetry: Symmetry,
     /// Worker threads.
     pub threads: usize,
     /// Puzzles written.
@@ -116,7 +119,7 @@ fn measure(config: &BenchConfig, generation: Generation, threads: usize) -> Resu
     let mut job = Job::new(generation, count, config.seed, threads, Dedup::Exact, None)?;
     job.max_attempts = u64::MAX;
     let stop = AtomicBool::new(false);
-    let mut sink = BankWriter::new(io::sink())?;
+    let mut sink = BankWriter::new(io::sink(), &generation)?;
     let (done, finished) = mpsc::channel::<()>();
     let outcome = std::thread::scope(|scope| {
         if let Length::Seconds(seconds) = config.length {
@@ -144,6 +147,7 @@ fn measure(config: &BenchConfig, generation: Generation, threads: usize) -> Resu
     Ok(BenchRow {
         size: generation.size.n(),
         holes: generation.holes,
+        symmetry: generation.symmetry,
         threads,
         puzzles: stats.puzzles,
         seconds: stats.wall_seconds,
@@ -162,9 +166,10 @@ fn measure(config: &BenchConfig, generation: Generation, threads: usize) -> Resu
 fn write_table(out: &mut impl Write, rows: &[BenchRow]) -> io::Result<()> {
     writeln!(
         out,
-        "{:>5} {:>6} {:>7} {:>9} {:>8} {:>11} {:>11} {:>10} {:>8} {:>7}",
+        "{:>5} {:>6} {:>12} {:>7} {:>9} {:>8} {:>11} {:>11} {:>10} {:>8} {:>7}",
         "size",
         "holes",
+        "symmetry",
         "threads",
         "puzzles",
         "seconds",
@@ -177,9 +182,10 @@ fn write_table(out: &mut impl Write, rows: &[BenchRow]) -> io::Result<()> {
     for r in rows {
         writeln!(
             out,
-            "{:>5} {:>6} {:>7} {:>9} {:>8.3} {:>11.0} {:>11.0} {:>10.1} {:>8.1} {:>6.2}×",
+            "{:>5} {:>6} {:>12} {:>7} {:>9} {:>8.3} {:>11.0} {:>11.0} {:>10.1} {:>8.1} {:>6.2}×",
             format!("{0}×{0}", r.size),
             r.holes,
+            r.symmetry,
             r.threads,
             r.puzzles,
             r.seconds,

@@ -16,6 +16,7 @@ use crate::manifest::{Batch, Manifest};
 use crate::output::AtomicFile;
 use crate::pipeline::{self, Existing, Outcome, Status};
 use crate::progress::Progress;
+use crate::symmetry::Symmetry;
 
 /// Builds the bank `config` describes, or carries on the one it names. `stop` ends the
 /// batch early (Ctrl-C); what was finished is still written as a valid bank.
@@ -29,8 +30,8 @@ pub fn generate(config: &GenerateConfig, stop: &AtomicBool) -> Result<Exit> {
             let job = &config.job;
             let progress = Progress::new(job.count, config.report.progress);
             let context = "cannot write the bank to stdout";
-            let mut writer =
-                BankWriter::new(BufWriter::new(io::stdout().lock())).context(context)?;
+            let mut writer = BankWriter::new(BufWriter::new(io::stdout().lock()), &job.generation)
+                .context(context)?;
             let outcome = pipeline::run(job, Existing::default(), &mut writer, stop, &progress)
                 .context(context)?;
             writer
@@ -43,7 +44,8 @@ pub fn generate(config: &GenerateConfig, stop: &AtomicBool) -> Result<Exit> {
             let job = &config.job;
             let batches = vec![Batch::start(job, config.command_line.clone(), started)];
             let file = AtomicFile::create(path, config.force)?;
-            let mut writer = BankWriter::new(file).with_context(|| cannot_write(path))?;
+            let mut writer =
+                BankWriter::new(file, &job.generation).with_context(|| cannot_write(path))?;
             let outcome = run_into_file(config, path, job, Existing::default(), &mut writer, stop)?;
             publish(config, started, path, writer, batches, job, &outcome)?;
             (job.clone(), outcome)
@@ -141,8 +143,12 @@ fn report(config: &GenerateConfig, job: &Job, outcome: &Outcome) {
     if !config.report.quiet {
         let seed_note = if config.random_seed { " (random)" } else { "" };
         eprintln!(
-            "sudoku-bank: {n}×{n}, {target}, seed {seed}{seed_note}, attempts {first}..{next}\n  {summary}",
+            "sudoku-bank: {n}×{n}, {target}{symmetry}, seed {seed}{seed_note}, attempts {first}..{next}\n  {summary}",
             target = job.generation.holes.phrase(),
+            symmetry = match job.generation.symmetry {
+                Symmetry::None => String::new(),
+                symmetry => format!(", {symmetry} symmetry"),
+            },
             seed = job.seed,
             first = job.first_index,
             next = outcome.next_index,

@@ -20,7 +20,7 @@ pub fn reproduce(generation: Generation, seed: u64, index: u64) -> Result<Exit> 
         );
         return Ok(Exit::Incomplete);
     };
-    let mut writer = BankWriter::new(io::stdout().lock())?;
+    let mut writer = BankWriter::new(io::stdout().lock(), &generation)?;
     writer.write(&row)?;
     writer.finish()?.flush()?;
     Ok(Exit::Success)
@@ -29,7 +29,7 @@ pub fn reproduce(generation: Generation, seed: u64, index: u64) -> Result<Exit> 
 /// The row attempt `index` under `seed` produces, if it yields a puzzle.
 pub fn regenerate(generation: Generation, seed: u64, index: u64) -> Option<Row> {
     crate::with_shape!(generation.size, S => {
-        Generator::<S>::new(generation.holes)
+        Generator::<S>::for_generation(generation)
             .attempt(seed, index, &mut Work::default())
             .map(|puzzle| Row::new(&puzzle, seed, index))
     })

@@ -15,6 +15,7 @@ use crate::hash::{dedup_key, puzzle_id_hex};
 use crate::input::Input;
 use crate::shape::{Shape, Size};
 use crate::solver::{Engine, Solver};
+use crate::symmetry::Symmetry;
 
 /// Checks the bank at `path`: every row parses, has the right sizes and counts, a valid
 /// solution that agrees with its clues and is the puzzle's only one, a matching id, no
@@ -133,11 +134,29 @@ impl Checker {
         if let Some(first) = self.seen.insert(dedup_key(&text), row) {
             problems.push(format!("duplicate of row {first}"));
         }
+        let symmetry = match reader.symmetry(record).map(str::parse::<Symmetry>) {
+            None => None,
+            Some(Ok(symmetry)) if symmetry != Symmetry::Random => {
+                let clue = |cell: usize| text.as_bytes()[cell] != b'.';
+                if !symmetry.holds(size.n(), clue) {
+                    problems.push(format!("the clue pattern is not {symmetry}"));
+                }
+                Some(symmetry)
+            }
+            Some(_) => {
+                problems.push(format!(
+                    "symmetry {:?} is not a pattern",
+                    reader.symmetry(record).unwrap_or_default()
+                ));
+                None
+            }
+        };
         if let (true, Some(seed), Some(index)) = (provenance, seed, index) {
             let generation = Generation {
                 size,
                 // A minimal puzzle is also the exact-target puzzle of its own hole count.
                 holes: Holes::Exact(text.bytes().filter(|&b| b == b'.').count()),
+                symmetry: symmetry.unwrap_or_default(),
             };
             match regenerate(generation, seed, index) {
                 Some(made) if made.puzzle == text && made.solution == fields.solution => {}
