@@ -605,7 +605,12 @@ impl<S: Banded> Rules<S> for BandRules {
         state.grid()
     }
 
-    fn branch(&mut self, state: &mut State<S>, branching: &mut impl Branching) -> State<S> {
+    fn branch(
+        &mut self,
+        state: &mut State<S>,
+        branching: &mut impl Branching,
+        stack: &mut Vec<State<S>>,
+    ) {
         let cell = match self.mode {
             Mode::Count => state.branch_cell(),
             Mode::Fill => state.first_open(),
@@ -613,11 +618,13 @@ impl<S: Banded> Rules<S> for BandRules {
         let d = branching.choose(state.digits_of(cell)).trailing_zeros() as usize;
         let width = State::<S>::WIDTH;
         let i = S::N * (cell / width) + d;
-        let mut rest = *state;
-        rest.cand[i] &= !(1 << (cell % width));
-        rest.dirty |= 1 << i;
+        // Copied straight into the stack's buffer: one copy of the state, not two.
+        stack.extend_from_slice(std::slice::from_ref(state));
+        if let Some(rest) = stack.last_mut() {
+            rest.cand[i] &= !(1 << (cell % width));
+            rest.dirty |= 1 << i;
+        }
         state.place(cell, d);
-        rest
     }
 
     fn resume(&mut self, saved: State<S>) -> State<S> {

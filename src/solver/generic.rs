@@ -174,7 +174,12 @@ impl<S: Shape> Rules<S> for Queue<S> {
         state.solved()
     }
 
-    fn branch(&mut self, state: &mut State<S>, branching: &mut impl Branching) -> Self::Saved {
+    fn branch(
+        &mut self,
+        state: &mut State<S>,
+        branching: &mut impl Branching,
+        stack: &mut Vec<Self::Saved>,
+    ) {
         let cell = Self::branch_cell(state);
         let cand = state.cand[cell];
         let b = branching.choose(cand);
@@ -182,7 +187,7 @@ impl<S: Shape> Rules<S> for Queue<S> {
         rest.cand[cell] = cand & !b;
         state.cand[cell] = b;
         self.push(cell);
-        (rest, cell as u16)
+        stack.push((rest, cell as u16));
     }
 
     fn resume(&mut self, (state, cell): Self::Saved) -> State<S> {

@@ -23,9 +23,14 @@ pub(super) trait Rules<S: Shape> {
     /// The grid of a solved state.
     fn grid(&self, state: &Self::State) -> Grid<S>;
 
-    /// Narrows `state` to one digit, chosen by `branching`, of an open cell, and returns the
-    /// alternative: the same state with that digit removed from the cell.
-    fn branch(&mut self, state: &mut Self::State, branching: &mut impl Branching) -> Self::Saved;
+    /// Narrows `state` to one digit, chosen by `branching`, of an open cell, and pushes the
+    /// alternative on `stack`: the same state with that digit removed from the cell.
+    fn branch(
+        &mut self,
+        state: &mut Self::State,
+        branching: &mut impl Branching,
+        stack: &mut Vec<Self::Saved>,
+    );
 
     /// The state to continue from after backtracking to `saved`.
     fn resume(&mut self, saved: Self::Saved) -> Self::State;
@@ -84,8 +89,7 @@ impl<S: Shape, T> Trail<S, T> {
                     }
                     taken += 1;
                     self.branches += 1;
-                    let rest = rules.branch(&mut state, branching);
-                    self.stack.push(rest);
+                    rules.branch(&mut state, branching, &mut self.stack);
                     false
                 }
             };
