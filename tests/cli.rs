@@ -692,4 +692,43 @@ fn symmetric_banks_verify_and_reproduce() {
     });
     assert_eq!(code, 1);
     assert_eq!(out, "row 2: the clue pattern is not rot90\n");
+
+    // Batches appended to a symmetric bank keep its symmetry column.
+    let path = dir.path().join("9-rot90.csv");
+    let path = path.to_str().unwrap();
+    bank()
+        .args([
+            "generate",
+            "--append",
+            path,
+            "--count",
+            "3",
+            "--symmetry",
+            "none",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("would change the bank's columns"));
+    bank()
+        .args([
+            "generate",
+            "--append",
+            path,
+            "--count",
+            "3",
+            "--symmetry",
+            "dihedral",
+            "--holes",
+            "45",
+            "-q",
+        ])
+        .assert()
+        .success();
+    let text = fs::read_to_string(path).unwrap();
+    assert_eq!(rows(&text).len(), 7);
+    assert!(text.ends_with(",dihedral\n"));
+    bank()
+        .args(["verify", "--provenance", "-q", path])
+        .assert()
+        .success();
 }
