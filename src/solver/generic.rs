@@ -183,11 +183,13 @@ impl<S: Shape> Rules<S> for Queue<S> {
         let cell = Self::branch_cell(state);
         let cand = state.cand[cell];
         let b = branching.choose(cand);
-        let mut rest = *state;
-        rest.cand[cell] = cand & !b;
+        // Copied into the stack once and narrowed there.
+        stack.push((*state, cell as u16));
+        if let Some((rest, _)) = stack.last_mut() {
+            rest.cand[cell] = cand & !b;
+        }
         state.cand[cell] = b;
         self.push(cell);
-        stack.push((rest, cell as u16));
     }
 
     fn resume(&mut self, (state, cell): Self::Saved) -> State<S> {
