@@ -56,8 +56,8 @@ pub struct GenerationArgs {
     #[arg(long, value_name = "N|minimal")]
     pub holes: Option<Holes>,
     /// Symmetry of every clue pattern: none, rot180, rot90, mirror (left–right), flip
-    /// (top–bottom), diagonal, antidiagonal, dihedral (all eight), or random (one of those
-    /// but none per puzzle). Holes are dug by whole orbits, so some targets cannot be reached
+    /// (top–bottom), diagonal, antidiagonal, dihedral (all eight), or random (one of the
+    /// others, drawn per puzzle). Holes are dug by whole orbits, so some targets cannot be reached
     /// (rot90 on 9×9 needs 0 or 1 mod 4); the bank gains a `symmetry` column. [default: none]
     #[arg(long, value_name = "KIND")]
     pub symmetry: Option<Symmetry>,
@@ -95,8 +95,8 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "append", "force"])]
     resume: Option<PathBuf>,
     /// Add a new batch of --count distinct puzzles to the bank FILE, with a new seed
-    /// (random unless given), skipping puzzles the bank already has. --holes and --dedup
-    /// default to the bank's last batch; the size is the bank's.
+    /// (random unless given), skipping puzzles the bank already has. --holes, --symmetry and
+    /// --dedup default to the bank's last batch; the size is the bank's.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "force"])]
     append: Option<PathBuf>,
     /// How duplicate puzzles are treated: exact drops a puzzle whose text was already
