@@ -42,6 +42,14 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Count the solutions (0, 1, or 2 for two or more) of puzzles and print the first.
     Solve(SolveArgs),
+    /// Rate puzzles as people solve them: Sudoku Explainer rating and level, qqwing level.
+    ///
+    /// Solves step by step, always with the easiest technique that applies (singles, direct
+    /// locking and hidden sets, locking, naked and hidden sets, X-Wing, Swordfish, Jellyfish,
+    /// turbot fish, XY- and XYZ-Wing, unique rectangles), and rates the puzzle by its hardest
+    /// step on the SE scale. Levels: easy < 1.5 ≤ medium < 2.5 ≤ hard < 5.0 ≤ diabolical.
+    /// Writes CSV: puzzle,rating,level,qqwing_level,hardest_technique,steps.
+    Rate(SolveArgs),
 }
 
 /// The parameters that, with a seed and an attempt index, fix a puzzle.

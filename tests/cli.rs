@@ -568,7 +568,7 @@ fn bench_prints_json() {
 
 #[test]
 fn help_explains_every_command() {
-    for command in ["generate", "bench", "reproduce", "verify", "solve"] {
+    for command in ["generate", "bench", "reproduce", "verify", "solve", "rate"] {
         bank()
             .args([command, "--help"])
             .assert()
@@ -731,4 +731,56 @@ fn symmetric_banks_verify_and_reproduce() {
         .args(["verify", "--provenance", "-q", path])
         .assert()
         .success();
+}
+
+#[test]
+fn rate_grades_puzzles() {
+    // The first graded puzzles of the shared set: our rating and qqwing level are theirs.
+    let graded = fs::read_to_string(crate::util::shared_data("se_rated_qqwing.txt")).unwrap();
+    let lines: Vec<&str> = graded.lines().take(5).collect();
+    let input: String = lines.iter().map(|l| format!("{}\n", &l[..81])).collect();
+    let out = bank().arg("rate").write_stdin(input).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut rows = text.lines();
+    assert_eq!(
+        rows.next(),
+        Some("puzzle,rating,level,qqwing_level,hardest_technique,steps")
+    );
+    for (line, row) in lines.iter().zip(rows) {
+        let theirs: Vec<&str> = line.split(' ').collect();
+        let ours: Vec<&str> = row.split(',').collect();
+        assert_eq!(
+            (ours[0], ours[1], ours[3]),
+            (theirs[0], theirs[1], theirs[4]),
+            "{row}"
+        );
+    }
+
+    // A bank's puzzle column, and puzzles that cannot be rated.
+    let csv = stdout_of(&["generate", "--count", "3", "--seed", "1", "-q"]);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bank.csv");
+    fs::write(&path, &csv).unwrap();
+    let rated = stdout_of(&["rate", "--column", "puzzle", path.to_str().unwrap()]);
+    assert_eq!(rated.lines().count(), 4);
+    let empty = ".".repeat(81);
+    let clash = format!("55{}", ".".repeat(79));
+    for (puzzle, says) in [
+        (
+            empty.as_str(),
+            "line 2: the puzzle has more than one solution",
+        ),
+        (
+            clash.as_str(),
+            "line 2: clues conflict: 5 twice in row 1 (r1c1 and r1c2)",
+        ),
+    ] {
+        bank()
+            .arg("rate")
+            .write_stdin(format!("# header comment\n{puzzle}\n"))
+            .assert()
+            .code(2)
+            .stderr(contains(says));
+    }
 }

@@ -3,5 +3,6 @@
 mod cli;
 mod golden;
 mod props;
+mod rating;
 mod robust;
 mod util;

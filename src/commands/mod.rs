@@ -3,6 +3,7 @@
 mod bench;
 mod bench_solver;
 mod generate;
+mod rate;
 mod reproduce;
 mod solve;
 mod verify;
@@ -10,6 +11,7 @@ mod verify;
 pub use bench::{BenchConfig, BenchRow, Length, bench};
 pub use bench_solver::{SolverBench, SolverRow};
 pub use generate::generate;
+pub use rate::{RATE_COLUMNS, rate};
 pub use reproduce::reproduce;
 pub use solve::{SolveInput, solve};
 pub use verify::{check_bank, verify};

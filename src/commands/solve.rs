@@ -23,17 +23,29 @@ pub enum SolveInput {
 /// Reads puzzles from `path` (stdin when `None`) and writes `puzzle,solutions,solution` CSV
 /// to stdout. A malformed puzzle stops the run with an error naming its line.
 pub fn solve(path: Option<&Path>, input: &SolveInput) -> Result<Exit> {
-    let Input { name, mut reader } = Input::open(path)?;
+    let Input { name, reader } = Input::open(path)?;
     let mut solvers = Solvers::default();
     let mut out = csv::Writer::from_writer(BufWriter::new(io::stdout().lock()));
     out.write_record(["puzzle", "solutions", "solution"])?;
-    let mut emit = |line: u64, text: &str| -> Result<()> {
+    for_each_puzzle(&name, reader, input, &mut |line, text| {
         let (puzzle, count, solution) = solvers
             .count(text)
             .map_err(|e| anyhow!("{name}: line {line}: {e}"))?;
         out.write_record([puzzle.as_str(), &count.to_string(), &solution])?;
         Ok(())
-    };
+    })?;
+    out.flush()?;
+    Ok(Exit::Success)
+}
+
+/// Calls `each` with the line number and text of every puzzle in the input `name`: one per
+/// line (blank and `#` lines skipped), or the named CSV column.
+pub(super) fn for_each_puzzle(
+    name: &str,
+    mut reader: impl BufRead,
+    input: &SolveInput,
+    each: &mut dyn FnMut(u64, &str) -> Result<()>,
+) -> Result<()> {
     match input {
         SolveInput::Lines => {
             let mut buf = Vec::new();
@@ -59,14 +71,14 @@ pub fn solve(path: Option<&Path>, input: &SolveInput) -> Result<Exit> {
                 if text.is_empty() || text.starts_with('#') {
                     continue;
                 }
-                emit(line, text)?;
+                each(line, text)?;
             }
         }
         SolveInput::Column(column) => {
             let mut csv = csv::Reader::from_reader(reader);
             let header = csv
                 .headers()
-                .map_err(|e| CsvProblem::of(e).into_error(&name))?;
+                .map_err(|e| CsvProblem::of(e).into_error(name))?;
             let mut found = header.iter().enumerate().filter(|(_, h)| h == column);
             let Some((at, _)) = found.next() else {
                 bail!("{name} has no column {column:?}");
@@ -77,18 +89,17 @@ pub fn solve(path: Option<&Path>, input: &SolveInput) -> Result<Exit> {
             let mut record = csv::StringRecord::new();
             while csv
                 .read_record(&mut record)
-                .map_err(|e| CsvProblem::of(e).into_error(&name))?
+                .map_err(|e| CsvProblem::of(e).into_error(name))?
             {
                 let line = record.position().map_or(0, |p| p.line());
                 let text = record
                     .get(at)
                     .ok_or_else(|| anyhow!("{name}: line {line}: no field {column:?}"))?;
-                emit(line, text)?;
+                each(line, text)?;
             }
         }
     }
-    out.flush()?;
-    Ok(Exit::Success)
+    Ok(())
 }
 
 /// One solver per size, created on first use.

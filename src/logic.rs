@@ -1,0 +1,449 @@
+//! Solving the way a person does: candidates, and one technique at a time, the easiest that
+//! applies. The base of difficulty rating; today it grades puzzles on qqwing's four levels.
+//!
+//! [`Logic`] holds each open cell's candidates. Every technique looks for one step and, when
+//! it finds one, applies it (a placement or eliminations) and reports it; [`qqwing_level`]
+//! runs them in order until the grid is solved or none applies.
+
+use std::fmt;
+
+use crate::error::Unsolvable;
+use crate::grid::{Digit, Grid};
+use crate::shape::Shape;
+
+/// The techniques, easiest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Technique {
+    /// The only candidate left in a cell.
+    NakedSingle,
+    /// The only place left for a digit in a row, column or box.
+    HiddenSingle,
+    /// Two cells of a unit with the same two candidates: those digits leave the unit's other
+    /// cells.
+    NakedPair,
+    /// A digit confined to one row or column within a box leaves the rest of that line.
+    Pointing,
+    /// A digit confined to one box within a row or column leaves the rest of that box.
+    BoxLine,
+    /// Two digits confined to the same two cells of a unit: other candidates leave them.
+    HiddenPair,
+}
+
+impl Technique {
+    /// Every technique, easiest first.
+    pub const ALL: [Technique; 6] = [
+        Technique::NakedSingle,
+        Technique::HiddenSingle,
+        Technique::NakedPair,
+        Technique::Pointing,
+        Technique::BoxLine,
+        Technique::HiddenPair,
+    ];
+}
+
+/// qqwing's difficulty levels, decided as qqwing decides them from what its solver used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum QqwingLevel {
+    /// Naked singles alone solve it.
+    Simple,
+    /// It needs hidden singles.
+    Easy,
+    /// It needs pairs, pointing or box/line reduction.
+    Intermediate,
+    /// None of those solves it: it needs guessing.
+    Expert,
+}
+
+impl QqwingLevel {
+    /// The name qqwing prints, in lower case.
+    pub fn name(self) -> &'static str {
+        match self {
+            QqwingLevel::Simple => "simple",
+            QqwingLevel::Easy => "easy",
+            QqwingLevel::Intermediate => "intermediate",
+            QqwingLevel::Expert => "expert",
+        }
+    }
+}
+
+impl fmt::Display for QqwingLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+/// What a solve by techniques did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solve {
+    /// Steps taken with each technique, in [`Technique::ALL`] order.
+    pub steps: [u32; Technique::ALL.len()],
+    /// True when the techniques filled every cell.
+    pub solved: bool,
+}
+
+impl Solve {
+    /// The hardest technique used, if any.
+    pub fn hardest(&self) -> Option<Technique> {
+        Technique::ALL
+            .into_iter()
+            .zip(self.steps)
+            .filter(|&(_, n)| n > 0)
+            .map(|(t, _)| t)
+            .max()
+    }
+
+    /// qqwing's level for this solve.
+    pub fn qqwing_level(&self) -> QqwingLevel {
+        match self.hardest() {
+            _ if !self.solved => QqwingLevel::Expert,
+            None | Some(Technique::NakedSingle) => QqwingLevel::Simple,
+            Some(Technique::HiddenSingle) => QqwingLevel::Easy,
+            Some(_) => QqwingLevel::Intermediate,
+        }
+    }
+}
+
+/// A grid in the middle of a solve by techniques.
+#[derive(Clone, Debug)]
+pub struct Logic<S: Shape> {
+    /// Candidates of each open cell; 0 once placed.
+    pub(crate) cand: S::Cells<u32>,
+    /// Placed digits, 0 while open.
+    pub(crate) value: S::Cells<Digit>,
+    /// Open cells.
+    open: usize,
+}
+
+impl<S: Shape> Logic<S> {
+    /// The grid of `puzzle`, each open cell's candidates the digits its peers lack; fails
+    /// when clues conflict.
+    pub fn new(puzzle: &Grid<S>) -> Result<Self, Unsolvable> {
+        if puzzle.conflict().is_some() {
+            return Err(Unsolvable);
+        }
+        let all = u32::MAX >> (32 - S::N);
+        let mut logic = Logic {
+            cand: S::cells(all),
+            value: S::cells(0),
+            open: S::CELLS,
+        };
+        for cell in 0..S::CELLS {
+            let d = puzzle.get(cell);
+            if d != 0 {
+                logic.place(cell, d);
+            }
+        }
+        Ok(logic)
+    }
+
+    /// True when every cell is placed.
+    pub fn is_solved(&self) -> bool {
+        self.open == 0
+    }
+
+    /// The grid as it stands.
+    pub fn grid(&self) -> Grid<S> {
+        Grid::from_digits(self.value.as_ref()).expect("placed digits are in range")
+    }
+
+    pub(crate) fn place(&mut self, cell: usize, d: Digit) {
+        self.value[cell] = d;
+        self.cand[cell] = 0;
+        self.open -= 1;
+        let bit = 1u32 << (d - 1);
+        for &peer in S::peers(cell) {
+            self.cand[peer as usize] &= !bit;
+        }
+    }
+
+    /// Removes `bits` from `cell`'s candidates; true when any was there.
+    pub(crate) fn eliminate(&mut self, cell: usize, bits: u32) -> bool {
+        let had = self.cand[cell] & bits != 0;
+        self.cand[cell] &= !bits;
+        had
+    }
+
+    /// Places the first naked single; fails on an open cell without candidates.
+    pub fn naked_single(&mut self) -> Result<bool, Unsolvable> {
+        for cell in 0..S::CELLS {
+            if self.value[cell] != 0 {
+                continue;
+            }
+            match self.cand[cell].count_ones() {
+                0 => return Err(Unsolvable),
+                1 => {
+                    self.place(cell, self.cand[cell].trailing_zeros() as Digit + 1);
+                    return Ok(true);
+                }
+                _ => {}
+            }
+        }
+        Ok(false)
+    }
+
+    /// The open cells of `unit` where digit bit `bit` may go, as unit positions.
+    pub(crate) fn places(&self, unit: usize, bit: u32) -> u32 {
+        S::unit(unit)
+            .iter()
+            .enumerate()
+            .filter(|&(_, &cell)| self.cand[cell as usize] & bit != 0)
+            .fold(0, |mask, (k, _)| mask | 1 << k)
+    }
+
+    /// The digits still to place in `unit`.
+    pub(crate) fn missing(&self, unit: usize) -> u32 {
+        let all = u32::MAX >> (32 - S::N);
+        S::unit(unit)
+            .iter()
+            .fold(all, |left, &cell| match self.value[cell as usize] {
+                0 => left,
+                d => left & !(1 << (d - 1)),
+            })
+    }
+
+    /// Places the first hidden single, boxes first; fails when a digit has no place left in
+    /// a unit that lacks it.
+    pub fn hidden_single(&mut self) -> Result<bool, Unsolvable> {
+        let units = (2 * S::N..3 * S::N).chain(0..2 * S::N);
+        for unit in units {
+            let mut missing = self.missing(unit);
+            while missing != 0 {
+                let bit = missing & missing.wrapping_neg();
+                missing &= missing - 1;
+                let places = self.places(unit, bit);
+                match places.count_ones() {
+                    0 => return Err(Unsolvable),
+                    1 => {
+                        let cell = S::unit(unit)[places.trailing_zeros() as usize] as usize;
+                        self.place(cell, bit.trailing_zeros() as Digit + 1);
+                        return Ok(true);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    /// Applies the first naked pair that eliminates something.
+    pub fn naked_pair(&mut self) -> bool {
+        for unit in 0..S::UNITS {
+            let cells = S::unit(unit);
+            for (i, &a) in cells.iter().enumerate() {
+                let pair = self.cand[a as usize];
+                if pair.count_ones() != 2 {
+                    continue;
+                }
+                for &b in &cells[i + 1..] {
+                    if self.cand[b as usize] != pair {
+                        continue;
+                    }
+                    let mut changed = false;
+                    for &other in cells {
+                        if other != a && other != b {
+                            changed |= self.eliminate(other as usize, pair);
+                        }
+                    }
+                    if changed {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Applies the first pointing or, with `claiming`, box/line reduction that eliminates
+    /// something.
+    fn locked(&mut self, claiming: bool) -> bool {
+        let mut chosen = None;
+        locked(self, claiming, &mut |_, removal, _| {
+            chosen = Some(*removal);
+            true
+        });
+        let Some(removal) = chosen else { return false };
+        for (cell, &bits) in removal.as_ref().iter().enumerate() {
+            self.eliminate(cell, bits);
+        }
+        true
+    }
+
+    /// Applies the first pointing that eliminates something.
+    pub fn pointing(&mut self) -> bool {
+        self.locked(false)
+    }
+
+    /// Applies the first box/line reduction that eliminates something.
+    pub fn box_line(&mut self) -> bool {
+        self.locked(true)
+    }
+
+    /// Applies the first hidden pair that eliminates something.
+    pub fn hidden_pair(&mut self) -> bool {
+        for unit in 0..S::UNITS {
+            // Digits with exactly two places in the unit, and those places.
+            let mut pairs = [(0u32, 0u32); 32];
+            let mut len = 0;
+            let mut missing = self.missing(unit);
+            while missing != 0 {
+                let bit = missing & missing.wrapping_neg();
+                missing &= missing - 1;
+                let places = self.places(unit, bit);
+                if places.count_ones() == 2 {
+                    pairs[len] = (bit, places);
+                    len += 1;
+                }
+            }
+            for (i, &(a, places)) in pairs[..len].iter().enumerate() {
+                for &(b, other) in &pairs[i + 1..len] {
+                    if other != places {
+                        continue;
+                    }
+                    let mut changed = false;
+                    let mut at = places;
+                    while at != 0 {
+                        let k = at.trailing_zeros() as usize;
+                        at &= at - 1;
+                        let cell = S::unit(unit)[k] as usize;
+                        changed |= self.eliminate(cell, !(a | b));
+                    }
+                    if changed {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Takes one step with the easiest technique that applies; `None` when none does.
+    pub fn step(&mut self) -> Result<Option<Technique>, Unsolvable> {
+        if self.naked_single()? {
+            return Ok(Some(Technique::NakedSingle));
+        }
+        if self.hidden_single()? {
+            return Ok(Some(Technique::HiddenSingle));
+        }
+        let found = if self.naked_pair() {
+            Technique::NakedPair
+        } else if self.pointing() {
+            Technique::Pointing
+        } else if self.box_line() {
+            Technique::BoxLine
+        } else if self.hidden_pair() {
+            Technique::HiddenPair
+        } else {
+            return Ok(None);
+        };
+        Ok(Some(found))
+    }
+}
+
+/// What a search for eliminations calls with each set it finds (per cell, the candidates to
+/// remove; never empty) and the unit they lie in, until it returns true.
+pub(crate) type Found<'a, S> = dyn FnMut(&Logic<S>, &<S as Shape>::Cells<u32>, usize) -> bool + 'a;
+
+/// Pointing (a box's digit confined to one line) or, with `claiming`, claiming (a line's
+/// digit confined to one box).
+pub(crate) fn locked<S: Shape>(logic: &Logic<S>, claiming: bool, found: &mut Found<'_, S>) {
+    let (from, kinds) = if claiming {
+        (0..2 * S::N, 2..3)
+    } else {
+        (2 * S::N..3 * S::N, 0..2)
+    };
+    for unit in from {
+        let cells = S::unit(unit);
+        let mut missing = logic.missing(unit);
+        while missing != 0 {
+            let bit = missing & missing.wrapping_neg();
+            missing &= missing - 1;
+            let places = logic.places(unit, bit);
+            if places.count_ones() < 2 {
+                continue;
+            }
+            let first = cells[places.trailing_zeros() as usize] as usize;
+            for kind in kinds.clone() {
+                let other = S::units_of(first)[kind];
+                let confined = (0..S::N)
+                    .filter(|&k| places >> k & 1 != 0)
+                    .all(|k| S::units_of(cells[k] as usize)[kind] == other);
+                if !confined {
+                    continue;
+                }
+                let mut removal = S::cells(0u32);
+                let mut any = false;
+                for &cell in S::unit(other) {
+                    let cell = cell as usize;
+                    if !S::units_of(cell).contains(&unit) && logic.cand[cell] & bit != 0 {
+                        removal[cell] = bit;
+                        any = true;
+                    }
+                }
+                if any && found(logic, &removal, other) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Solves `puzzle` by techniques as far as they go; fails when its clues contradict
+/// themselves (or the techniques reach a contradiction).
+pub fn solve<S: Shape>(puzzle: &Grid<S>) -> Result<(Solve, Grid<S>), Unsolvable> {
+    let mut logic = Logic::new(puzzle)?;
+    let mut steps = [0u32; Technique::ALL.len()];
+    while !logic.is_solved() {
+        match logic.step()? {
+            Some(technique) => steps[technique as usize] += 1,
+            None => break,
+        }
+    }
+    let solve = Solve {
+        steps,
+        solved: logic.is_solved(),
+    };
+    Ok((solve, logic.grid()))
+}
+
+/// qqwing's level of `puzzle`.
+pub fn qqwing_level<S: Shape>(puzzle: &Grid<S>) -> Result<QqwingLevel, Unsolvable> {
+    solve(puzzle).map(|(solve, _)| solve.qqwing_level())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::{Nine, Sixteen};
+    use crate::solver::{Engine, Solver};
+
+    #[test]
+    fn techniques_solve_to_the_solution() {
+        // A puzzle singles solve, and the same with more holes that needs more.
+        let puzzle = Grid::<Nine>::parse(
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        )
+        .unwrap();
+        let (solve, grid) = solve(&puzzle).unwrap();
+        assert!(solve.solved);
+        let mut solver = Solver::<Nine>::new();
+        assert_eq!(solver.count_solutions(&puzzle, 2), 1);
+        assert_eq!(&grid, solver.solution());
+        assert!(solve.qqwing_level() <= QqwingLevel::Easy);
+    }
+
+    #[test]
+    fn conflicting_clues_are_refused() {
+        let mut puzzle = Grid::<Nine>::empty();
+        puzzle.set(0, 5);
+        puzzle.set(1, 5);
+        assert_eq!(Logic::new(&puzzle).err(), Some(Unsolvable));
+    }
+
+    #[test]
+    fn every_size_runs() {
+        let empty = Grid::<Sixteen>::empty();
+        let (solve, _) = solve(&empty).unwrap();
+        assert!(!solve.solved);
+        assert_eq!(solve.qqwing_level(), QqwingLevel::Expert);
+    }
+}

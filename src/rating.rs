@@ -1,0 +1,689 @@
+//! Ratings on the Sudoku Explainer (SE) scale: solve step by step, always with the easiest
+//! technique that applies, and rate the puzzle by its hardest step.
+//!
+//! The techniques and their SE values, easiest first:
+//! hidden single in a box 1.2, in a row or column 1.5; direct pointing 1.7, direct claiming
+//! 1.9, direct hidden pair 2.0 (a locking or hidden set whose eliminations leave a hidden
+//! single, which is placed); naked single 2.3; direct hidden triple 2.5; pointing 2.6,
+//! claiming 2.8, naked pair 3.0, X-Wing 3.2, hidden pair 3.4, naked triple 3.6, Swordfish
+//! 3.8, hidden triple 4.0, XY-Wing 4.2, XYZ-Wing 4.4, naked quad 5.0, Jellyfish 5.2, hidden
+//! quad 5.4. A puzzle none of them finishes is rated by the hardest step taken and marked
+//! unfinished: it needs techniques this rater does not have (chains, uniqueness, …), all of
+//! them rated above 4.4 in SE.
+//!
+//! Levels follow the Sudoku Exchange bank: easy < 1.5 ≤ medium < 2.5 ≤ hard < 5.0 ≤
+//! diabolical (and every unfinished puzzle).
+
+use std::fmt;
+
+use crate::error::Unsolvable;
+use crate::grid::{Digit, Grid};
+use crate::logic::{Found, Logic, locked};
+use crate::shape::Shape;
+
+/// A technique of the SE scale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[allow(missing_docs)]
+pub enum SeTechnique {
+    FullHouse,
+    HiddenSingleBox,
+    HiddenSingleLine,
+    DirectPointing,
+    DirectClaiming,
+    DirectHiddenPair,
+    NakedSingle,
+    DirectHiddenTriple,
+    Pointing,
+    Claiming,
+    NakedPair,
+    XWing,
+    HiddenPair,
+    NakedTriple,
+    Swordfish,
+    HiddenTriple,
+    TurbotFish,
+    XyWing,
+    XyzWing,
+    UniqueRectangle,
+    NakedQuad,
+    Jellyfish,
+    HiddenQuad,
+}
+
+impl SeTechnique {
+    /// Its SE rating, in tenths.
+    pub fn tenths(self) -> u32 {
+        use SeTechnique::*;
+        match self {
+            FullHouse => 10,
+            HiddenSingleBox => 12,
+            HiddenSingleLine => 15,
+            DirectPointing => 17,
+            DirectClaiming => 19,
+            DirectHiddenPair => 20,
+            NakedSingle => 23,
+            DirectHiddenTriple => 25,
+            Pointing => 26,
+            Claiming => 28,
+            NakedPair => 30,
+            XWing => 32,
+            HiddenPair => 34,
+            NakedTriple => 36,
+            Swordfish => 38,
+            HiddenTriple => 40,
+            TurbotFish => 40,
+            XyWing => 42,
+            XyzWing => 44,
+            UniqueRectangle => 45,
+            NakedQuad => 50,
+            Jellyfish => 52,
+            HiddenQuad => 54,
+        }
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        use SeTechnique::*;
+        match self {
+            FullHouse => "full house",
+            HiddenSingleBox => "hidden single (box)",
+            HiddenSingleLine => "hidden single (line)",
+            DirectPointing => "direct pointing",
+            DirectClaiming => "direct claiming",
+            DirectHiddenPair => "direct hidden pair",
+            NakedSingle => "naked single",
+            DirectHiddenTriple => "direct hidden triple",
+            Pointing => "pointing",
+            Claiming => "claiming",
+            NakedPair => "naked pair",
+            XWing => "X-Wing",
+            HiddenPair => "hidden pair",
+            NakedTriple => "naked triple",
+            Swordfish => "Swordfish",
+            HiddenTriple => "hidden triple",
+            TurbotFish => "turbot fish",
+            XyWing => "XY-Wing",
+            XyzWing => "XYZ-Wing",
+            UniqueRectangle => "unique rectangle",
+            NakedQuad => "naked quad",
+            Jellyfish => "Jellyfish",
+            HiddenQuad => "hidden quad",
+        }
+    }
+}
+
+/// The Sudoku Exchange levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[allow(missing_docs)]
+pub enum Level {
+    Easy,
+    Medium,
+    Hard,
+    Diabolical,
+}
+
+impl Level {
+    /// The level of an SE rating in tenths.
+    pub fn of_tenths(tenths: u32) -> Level {
+        match tenths {
+            0..15 => Level::Easy,
+            15..25 => Level::Medium,
+            25..50 => Level::Hard,
+            _ => Level::Diabolical,
+        }
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Diabolical => "diabolical",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+/// A rated puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rating {
+    /// The hardest step taken.
+    pub hardest: Option<SeTechnique>,
+    /// Steps taken.
+    pub steps: u32,
+    /// True when the techniques solved the puzzle.
+    pub finished: bool,
+}
+
+impl Rating {
+    /// The SE rating in tenths: the hardest step's (0 for a complete grid).
+    pub fn tenths(&self) -> u32 {
+        self.hardest.map_or(0, SeTechnique::tenths)
+    }
+
+    /// The level; diabolical when unfinished.
+    pub fn level(&self) -> Level {
+        if self.finished {
+            Level::of_tenths(self.tenths())
+        } else {
+            Level::Diabolical
+        }
+    }
+}
+
+/// Rates `puzzle`; fails when its clues contradict each other or a step finds a
+/// contradiction (a puzzle with no solution).
+pub fn rate<S: Shape>(puzzle: &Grid<S>) -> Result<Rating, Unsolvable> {
+    let mut logic = Logic::new(puzzle)?;
+    let mut rating = Rating {
+        hardest: None,
+        steps: 0,
+        finished: false,
+    };
+    while !logic.is_solved() {
+        let Some(step) = se_step(&mut logic)? else {
+            return Ok(rating);
+        };
+        rating.steps += 1;
+        rating.hardest = rating.hardest.max(Some(step));
+    }
+    rating.finished = true;
+    Ok(rating)
+}
+
+const LOCKED_COMMON: bool = true;
+const SUBSET_COMMON: bool = true;
+const EXTRA_BOXES: bool = true;
+
+/// Takes the easiest step of the SE scale that applies.
+fn se_step<S: Shape>(logic: &mut Logic<S>) -> Result<Option<SeTechnique>, Unsolvable> {
+    use SeTechnique::*;
+    if let Some((cell, d)) = full_house(logic) {
+        logic.place(cell, d);
+        return Ok(Some(FullHouse));
+    }
+    let boxes = 2 * S::N..3 * S::N;
+    if let Some((cell, d)) = hidden_single(logic, boxes, None)? {
+        logic.place(cell, d);
+        return Ok(Some(HiddenSingleBox));
+    }
+    if let Some((cell, d)) = hidden_single(logic, 0..2 * S::N, None)? {
+        logic.place(cell, d);
+        return Ok(Some(HiddenSingleLine));
+    }
+    let direct: [(SeTechnique, Finder<S>, bool); 3] = [
+        (DirectPointing, |l, f| locked(l, false, f), LOCKED_COMMON),
+        (DirectClaiming, |l, f| locked(l, true, f), LOCKED_COMMON),
+        (
+            DirectHiddenPair,
+            |l, f| hidden_subset(l, 2, f),
+            SUBSET_COMMON,
+        ),
+    ];
+    for (technique, find, common) in direct {
+        if let Some(placed) = direct_step(logic, find, common)? {
+            logic.place(placed.0, placed.1);
+            return Ok(Some(technique));
+        }
+    }
+    if logic.naked_single()? {
+        return Ok(Some(NakedSingle));
+    }
+    if let Some(placed) = direct_step(logic, |l, f| hidden_subset(l, 3, f), SUBSET_COMMON)? {
+        logic.place(placed.0, placed.1);
+        return Ok(Some(DirectHiddenTriple));
+    }
+    let indirect: [(SeTechnique, Finder<S>); 15] = [
+        (Pointing, |l, f| locked(l, false, f)),
+        (Claiming, |l, f| locked(l, true, f)),
+        (NakedPair, |l, f| naked_subset(l, 2, f)),
+        (XWing, |l, f| fish(l, 2, f)),
+        (HiddenPair, |l, f| hidden_subset(l, 2, f)),
+        (NakedTriple, |l, f| naked_subset(l, 3, f)),
+        (Swordfish, |l, f| fish(l, 3, f)),
+        (HiddenTriple, |l, f| hidden_subset(l, 3, f)),
+        (TurbotFish, turbot),
+        (XyWing, |l, f| wing(l, false, f)),
+        (XyzWing, |l, f| wing(l, true, f)),
+        (UniqueRectangle, unique_rectangle),
+        (NakedQuad, |l, f| naked_subset(l, 4, f)),
+        (Jellyfish, |l, f| fish(l, 4, f)),
+        (HiddenQuad, |l, f| hidden_subset(l, 4, f)),
+    ];
+    for (technique, find) in indirect {
+        let mut chosen = None;
+        find(logic, &mut |_, removal, _| {
+            chosen = Some(*removal);
+            true
+        });
+        if let Some(removal) = chosen {
+            for (cell, &bits) in removal.as_ref().iter().enumerate() {
+                logic.eliminate(cell, bits);
+            }
+            return Ok(Some(technique));
+        }
+    }
+    Ok(None)
+}
+
+/// A search for eliminations: calls `found` with each set of eliminations (per cell, the
+/// candidates to remove; never empty) until it returns true.
+type Finder<S> = fn(&Logic<S>, &mut Found<'_, S>);
+
+/// The placement a direct technique gives: the first eliminations `find` offers after which
+/// a digit removed in a unit has one place left in it; with `common`, only units that hold
+/// every cell eliminations touch count. The eliminations themselves are not kept.
+fn direct_step<S: Shape>(
+    logic: &Logic<S>,
+    find: Finder<S>,
+    common: bool,
+) -> Result<Option<(usize, Digit)>, Unsolvable> {
+    let mut placed = None;
+    find(logic, &mut |logic, removal, unit| {
+        let mut after = logic.clone();
+        for (cell, &bits) in removal.as_ref().iter().enumerate() {
+            after.cand[cell] &= !bits;
+        }
+        placed = if common {
+            hidden_single(&after, unit..unit + 1, Some(removal))
+                .ok()
+                .flatten()
+                .or_else(|| {
+                    if !EXTRA_BOXES || unit >= 2 * S::N {
+                        return None;
+                    }
+                    (2 * S::N..3 * S::N)
+                        .filter(|&u| S::unit(u).iter().any(|&c| removal[c as usize] != 0))
+                        .find_map(|u| {
+                            hidden_single(&after, u..u + 1, Some(removal))
+                                .ok()
+                                .flatten()
+                        })
+                })
+        } else {
+            (0..S::UNITS)
+                .filter(|&u| S::unit(u).iter().any(|&c| removal[c as usize] != 0))
+                .find_map(|u| {
+                    hidden_single(&after, u..u + 1, Some(removal))
+                        .ok()
+                        .flatten()
+                })
+        };
+        placed.is_some()
+    });
+    Ok(placed)
+}
+
+/// The open cell of the first unit that has only one, and the digit it lacks.
+fn full_house<S: Shape>(logic: &Logic<S>) -> Option<(usize, Digit)> {
+    (0..S::UNITS).find_map(|unit| {
+        let mut open = S::unit(unit)
+            .iter()
+            .filter(|&&c| logic.value[c as usize] == 0);
+        let cell = *open.next()? as usize;
+        let missing = logic.missing(unit);
+        (open.next().is_none() && missing.count_ones() == 1)
+            .then(|| (cell, missing.trailing_zeros() as Digit + 1))
+    })
+}
+
+/// The first hidden single in `units`: a missing digit with one place. With `removed`, only
+/// digits removed somewhere in the unit count (a single the eliminations made). Fails when a
+/// missing digit has no place.
+fn hidden_single<S: Shape>(
+    logic: &Logic<S>,
+    units: std::ops::Range<usize>,
+    removed: Option<&S::Cells<u32>>,
+) -> Result<Option<(usize, Digit)>, Unsolvable> {
+    for unit in units {
+        let mut missing = logic.missing(unit);
+        if let Some(removed) = removed {
+            missing &= S::unit(unit)
+                .iter()
+                .fold(0, |any, &c| any | removed[c as usize]);
+        }
+        while missing != 0 {
+            let bit = missing & missing.wrapping_neg();
+            missing &= missing - 1;
+            let places = logic.places(unit, bit);
+            match places.count_ones() {
+                0 => return Err(Unsolvable),
+                1 => {
+                    let cell = S::unit(unit)[places.trailing_zeros() as usize] as usize;
+                    return Ok(Some((cell, bit.trailing_zeros() as Digit + 1)));
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Calls `visit` with every `k`-subset of the set bits of `items` (as a mask) until it
+/// returns true.
+fn subsets(items: u32, k: u32, visit: &mut dyn FnMut(u32) -> bool) -> bool {
+    fn go(items: u32, k: u32, chosen: u32, visit: &mut dyn FnMut(u32) -> bool) -> bool {
+        if k == 0 {
+            return visit(chosen);
+        }
+        let mut rest = items;
+        while rest.count_ones() >= k {
+            let bit = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            if go(rest, k - 1, chosen | bit, visit) {
+                return true;
+            }
+        }
+        false
+    }
+    go(items, k, 0, visit)
+}
+
+/// Naked subsets of `k` cells: `k` open cells of a unit holding `k` digits between them.
+fn naked_subset<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
+    for unit in 0..S::UNITS {
+        let cells = S::unit(unit);
+        let open = (0..S::N)
+            .filter(|&p| logic.value[cells[p] as usize] == 0)
+            .fold(0u32, |m, p| m | 1 << p);
+        if open.count_ones() <= k {
+            continue;
+        }
+        let done = subsets(open, k, &mut |chosen| {
+            let digits = (0..S::N)
+                .filter(|&p| chosen >> p & 1 != 0)
+                .fold(0, |d, p| d | logic.cand[cells[p] as usize]);
+            if digits.count_ones() != k {
+                return false;
+            }
+            let mut removal = S::cells(0u32);
+            let mut any = false;
+            for p in (0..S::N).filter(|&p| open & !chosen >> p & 1 != 0) {
+                let cell = cells[p] as usize;
+                if logic.cand[cell] & digits != 0 {
+                    removal[cell] = logic.cand[cell] & digits;
+                    any = true;
+                }
+            }
+            any && found(logic, &removal, unit)
+        });
+        if done {
+            return;
+        }
+    }
+}
+
+/// Hidden subsets of `k` digits: `k` missing digits of a unit confined to `k` cells.
+fn hidden_subset<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
+    for unit in 0..S::UNITS {
+        let cells = S::unit(unit);
+        let missing = logic.missing(unit);
+        if missing.count_ones() <= k {
+            continue;
+        }
+        let done = subsets(missing, k, &mut |digits| {
+            let mut places = 0u32;
+            let mut each = digits;
+            while each != 0 {
+                let bit = each & each.wrapping_neg();
+                each &= each - 1;
+                places |= logic.places(unit, bit);
+            }
+            if places.count_ones() != k {
+                return false;
+            }
+            let mut removal = S::cells(0u32);
+            let mut any = false;
+            for p in (0..S::N).filter(|&p| places >> p & 1 != 0) {
+                let cell = cells[p] as usize;
+                if logic.cand[cell] & !digits != 0 {
+                    removal[cell] = logic.cand[cell] & !digits;
+                    any = true;
+                }
+            }
+            any && found(logic, &removal, unit)
+        });
+        if done {
+            return;
+        }
+    }
+}
+
+/// Fish of size `k` (X-Wing, Swordfish, Jellyfish): a digit whose places in `k` rows lie in
+/// `k` columns between them leaves those columns' other cells; and the same with rows and
+/// columns swapped.
+fn fish<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
+    for d in 0..S::N {
+        let bit = 1u32 << d;
+        for (base, cover) in [(0, S::N), (S::N, 0)] {
+            // Base lines where the digit is missing, with 2..=k places.
+            let lines = (0..S::N)
+                .filter(|&l| {
+                    let places = logic.places(base + l, bit).count_ones();
+                    (2..=k).contains(&places)
+                })
+                .fold(0u32, |m, l| m | 1 << l);
+            if lines.count_ones() < k {
+                continue;
+            }
+            let done = subsets(lines, k, &mut |chosen| {
+                let covers = (0..S::N)
+                    .filter(|&l| chosen >> l & 1 != 0)
+                    .fold(0, |m, l| m | logic.places(base + l, bit));
+                if covers.count_ones() != k {
+                    return false;
+                }
+                let mut removal = S::cells(0u32);
+                let mut any = false;
+                for c in (0..S::N).filter(|&c| covers >> c & 1 != 0) {
+                    for (l, &cell) in S::unit(cover + c).iter().enumerate() {
+                        let cell = cell as usize;
+                        if chosen >> l & 1 == 0 && logic.cand[cell] & bit != 0 {
+                            removal[cell] = bit;
+                            any = true;
+                        }
+                    }
+                }
+                any && found(logic, &removal, 0)
+            });
+            if done {
+                return;
+            }
+        }
+    }
+}
+
+/// Turbot fish (skyscraper, two-string kite and their box forms): a digit with exactly two
+/// places in each of two units, A–B and C–D, where B sees C; one of A and D holds the digit,
+/// so it leaves every cell that sees both.
+fn turbot<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) {
+    for d in 0..S::N {
+        let bit = 1u32 << d;
+        // Every strong link: the two places of the digit in a unit with exactly two.
+        let mut links = [(0usize, 0usize); 75];
+        let mut len = 0;
+        for unit in 0..S::UNITS {
+            let places = logic.places(unit, bit);
+            if places.count_ones() == 2 {
+                let cells = S::unit(unit);
+                let first = cells[places.trailing_zeros() as usize] as usize;
+                let second = cells[(31 - places.leading_zeros()) as usize] as usize;
+                links[len] = (first, second);
+                len += 1;
+            }
+        }
+        let links = &links[..len];
+        for (i, &one) in links.iter().enumerate() {
+            for &two in &links[i + 1..] {
+                if one == two {
+                    continue;
+                }
+                for (a, b) in [(one.0, one.1), (one.1, one.0)] {
+                    for (c, e) in [(two.0, two.1), (two.1, two.0)] {
+                        let distinct = a != c && a != e && b != c && b != e;
+                        if !distinct || !sees::<S>(b, c) {
+                            continue;
+                        }
+                        let mut removal = S::cells(0u32);
+                        let mut any = false;
+                        for cell in 0..S::CELLS {
+                            let doomed = cell != a
+                                && cell != e
+                                && logic.cand[cell] & bit != 0
+                                && sees::<S>(cell, a)
+                                && sees::<S>(cell, e);
+                            if doomed {
+                                removal[cell] = bit;
+                                any = true;
+                            }
+                        }
+                        if any && found(logic, &removal, 0) {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Unique rectangle, type 1: four cells on two rows, two columns and two boxes, three of
+/// them with the same two candidates. Were the fourth to take neither, the two digits could
+/// swap round the rectangle and the puzzle would have two solutions; so it loses both.
+fn unique_rectangle<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) {
+    let n = S::N;
+    for r1 in 0..n {
+        for r2 in r1 + 1..n {
+            for c1 in 0..n {
+                for c2 in c1 + 1..n {
+                    let corners = [r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2];
+                    let boxes = corners.map(|c| S::units_of(c)[2]);
+                    let two_boxes = boxes.iter().filter(|&&b| b == boxes[0]).count() == 2;
+                    if !two_boxes {
+                        continue;
+                    }
+                    for odd in 0..4 {
+                        let pair = logic.cand[corners[(odd + 1) % 4]];
+                        let others_pair = pair.count_ones() == 2
+                            && (0..4)
+                                .filter(|&k| k != odd)
+                                .all(|k| logic.cand[corners[k]] == pair);
+                        let fourth = corners[odd];
+                        if others_pair
+                            && logic.cand[fourth] & pair == pair
+                            && logic.cand[fourth] != pair
+                        {
+                            let mut removal = S::cells(0u32);
+                            removal[fourth] = pair;
+                            if found(logic, &removal, 0) {
+                                return;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// True when two cells share a unit.
+fn sees<S: Shape>(a: usize, b: usize) -> bool {
+    a != b && {
+        let (ua, ub) = (S::units_of(a), S::units_of(b));
+        ua.iter().zip(&ub).any(|(x, y)| x == y)
+    }
+}
+
+/// XY-Wing (pivot {x,y}, pincers {x,z} and {y,z} it sees) or, with `xyz`, XYZ-Wing (pivot
+/// {x,y,z}, pincers {x,z} and {y,z}): z leaves every cell that sees both pincers (and, for
+/// XYZ, the pivot).
+fn wing<S: Shape>(logic: &Logic<S>, xyz: bool, found: &mut Found<'_, S>) {
+    let size = if xyz { 3 } else { 2 };
+    for pivot in 0..S::CELLS {
+        let p = logic.cand[pivot];
+        if p.count_ones() != size {
+            continue;
+        }
+        let peers = S::peers(pivot);
+        for (i, &a) in peers.iter().enumerate() {
+            let a = a as usize;
+            let ca = logic.cand[a];
+            if ca.count_ones() != 2 || (ca & p).count_ones() != if xyz { 2 } else { 1 } {
+                continue;
+            }
+            for &b in &peers[i + 1..] {
+                let b = b as usize;
+                let cb = logic.cand[b];
+                if cb.count_ones() != 2 || cb == ca {
+                    continue;
+                }
+                let z = ca & cb;
+                let fits = if xyz {
+                    z.count_ones() == 1 && ca | cb == p
+                } else {
+                    z.count_ones() == 1 && z & p == 0 && (ca | cb) & !z == p
+                };
+                if !fits {
+                    continue;
+                }
+                let mut removal = S::cells(0u32);
+                let mut any = false;
+                for cell in 0..S::CELLS {
+                    let sees_all = sees::<S>(cell, a)
+                        && sees::<S>(cell, b)
+                        && (!xyz || sees::<S>(cell, pivot));
+                    if sees_all && cell != pivot && logic.cand[cell] & z != 0 {
+                        removal[cell] = z;
+                        any = true;
+                    }
+                }
+                if any && found(logic, &removal, 0) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::Nine;
+
+    #[test]
+    fn levels_follow_the_bank_boundaries() {
+        assert_eq!(Level::of_tenths(12), Level::Easy);
+        assert_eq!(Level::of_tenths(15), Level::Medium);
+        assert_eq!(Level::of_tenths(23), Level::Medium);
+        assert_eq!(Level::of_tenths(25), Level::Hard);
+        assert_eq!(Level::of_tenths(44), Level::Hard);
+        assert_eq!(Level::of_tenths(50), Level::Diabolical);
+    }
+
+    #[test]
+    fn subsets_are_enumerated_once() {
+        let mut seen = Vec::new();
+        subsets(0b10110, 2, &mut |s| {
+            seen.push(s);
+            false
+        });
+        assert_eq!(seen, vec![0b00110, 0b10010, 0b10100]);
+    }
+
+    #[test]
+    fn a_complete_grid_rates_zero() {
+        let grid = Grid::<Nine>::parse(
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179",
+        )
+        .unwrap();
+        let rating = rate(&grid).unwrap();
+        assert!(rating.finished);
+        assert_eq!((rating.tenths(), rating.level()), (0, Level::Easy));
+    }
+}

@@ -1,0 +1,153 @@
+//! Grading against graded data: `../shared/data/se_rated_qqwing.txt` holds 1,200 qqwing
+//! puzzles, 300 of each qqwing level, with the level qqwing gave them.
+
+use std::time::Instant;
+
+use sudoku_bank::logic::{QqwingLevel, qqwing_level};
+use sudoku_bank::rating::{Level, rate};
+use sudoku_bank::{Grid, Nine};
+
+use crate::util::shared_data;
+
+const LEVELS: [QqwingLevel; 4] = [
+    QqwingLevel::Simple,
+    QqwingLevel::Easy,
+    QqwingLevel::Intermediate,
+    QqwingLevel::Expert,
+];
+
+/// The confusion matrix of our qqwing level (columns) against qqwing's (rows).
+fn qqwing_confusion() -> ([[u32; 4]; 4], f64) {
+    let path = shared_data("se_rated_qqwing.txt");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (is ../shared beside the repository?)",
+            path.display()
+        )
+    });
+    let mut matrix = [[0u32; 4]; 4];
+    let started = Instant::now();
+    let mut puzzles = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let puzzle = Grid::<Nine>::parse(fields[0]).unwrap();
+        let theirs = LEVELS
+            .iter()
+            .position(|l| l.name() == fields[fields.len() - 1])
+            .unwrap_or_else(|| panic!("unknown level in {line:?}"));
+        let ours = qqwing_level(&puzzle).expect("every puzzle is consistent");
+        let ours = LEVELS.iter().position(|&l| l == ours).unwrap();
+        matrix[theirs][ours] += 1;
+        puzzles += 1;
+    }
+    let rate = puzzles as f64 / started.elapsed().as_secs_f64();
+    (matrix, rate)
+}
+
+#[test]
+fn qqwing_levels_agree_with_qqwing() {
+    let (matrix, rate) = qqwing_confusion();
+    let total: u32 = matrix.iter().flatten().sum();
+    assert_eq!(total, 1200);
+    eprintln!("qqwing level (rows: qqwing's; columns: ours), {rate:.0} puzzles/s");
+    for (level, row) in LEVELS.iter().zip(&matrix) {
+        eprintln!("{:>13} {row:?}", level.name());
+    }
+    let agree: u32 = (0..4).map(|k| matrix[k][k]).sum();
+    eprintln!("agreement {agree}/1200");
+    assert!(agree >= 1200, "agreement fell to {agree}/1200");
+}
+
+/// The Sudoku Exchange buckets, easiest first.
+const BUCKETS: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Diabolical];
+
+/// Our level (columns) against the SE bucket of the recorded ER (rows), over the graded
+/// puzzles of `name`; `er` finds the ER field of a line. Also the Pearson correlation of our
+/// rating with ER over the puzzles we finish, and puzzles rated per second.
+fn se_confusion(name: &str, er: fn(&[&str]) -> f64) -> ([[u32; 4]; 4], f64, f64, u32) {
+    let path = shared_data(name);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut matrix = [[0u32; 4]; 4];
+    let mut pairs = Vec::new();
+    let mut exact = 0;
+    let started = Instant::now();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let theirs = er(&fields);
+        let puzzle = fields.iter().find(|f| f.len() == 81).unwrap();
+        let rating = rate(&Grid::<Nine>::parse(puzzle).unwrap()).expect("consistent");
+        let row = BUCKETS
+            .iter()
+            .position(|&b| b == Level::of_tenths((theirs * 10.0).round() as u32))
+            .unwrap();
+        let column = BUCKETS.iter().position(|&b| b == rating.level()).unwrap();
+        matrix[row][column] += 1;
+        if rating.finished {
+            pairs.push((f64::from(rating.tenths()) / 10.0, theirs));
+            exact += u32::from(rating.tenths() == (theirs * 10.0).round() as u32);
+        }
+    }
+    let rate = matrix.iter().flatten().sum::<u32>() as f64 / started.elapsed().as_secs_f64();
+    (matrix, correlation(&pairs), rate, exact)
+}
+
+fn correlation(pairs: &[(f64, f64)]) -> f64 {
+    let n = pairs.len() as f64;
+    let (mx, my) = pairs
+        .iter()
+        .fold((0.0, 0.0), |(x, y), p| (x + p.0 / n, y + p.1 / n));
+    let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
+    for &(x, y) in pairs {
+        sxy += (x - mx) * (y - my);
+        sxx += (x - mx) * (x - mx);
+        syy += (y - my) * (y - my);
+    }
+    sxy / (sxx * syy).sqrt()
+}
+
+fn print(title: &str, matrix: &[[u32; 4]; 4]) {
+    eprintln!("{title} (rows: SE bucket of ER; columns: ours easy, medium, hard, diabolical)");
+    for (bucket, row) in BUCKETS.iter().zip(matrix) {
+        let total: u32 = row.iter().sum();
+        eprintln!("{:>11} {row:?} of {total}", bucket.name());
+    }
+}
+
+#[test]
+fn se_levels_agree_with_sukaku_explainer() {
+    let (matrix, r, rate, exact) = se_confusion("se_rated_qqwing.txt", |f| f[1].parse().unwrap());
+    print("se_rated_qqwing.txt", &matrix);
+    eprintln!(
+        "correlation with ER over finished puzzles {r:.3}; same ER {exact} of 1200; {rate:.0} puzzles/s"
+    );
+    let (diabolical, _, _, _) = se_confusion("sudoku_exchange_diabolical.txt", |f| {
+        f.iter()
+            .find_map(|x| x.parse::<f64>().ok().filter(|_| x.contains('.')))
+            .unwrap()
+    });
+    print("sudoku_exchange_diabolical.txt", &diabolical);
+    let share =
+        |m: &[[u32; 4]; 4], k: usize| f64::from(m[k][k]) / f64::from(m[k].iter().sum::<u32>());
+    eprintln!(
+        "same bucket: easy {:.3}, medium {:.3}, hard {:.3}, diabolical {:.3} and {:.3}",
+        share(&matrix, 0),
+        share(&matrix, 1),
+        share(&matrix, 2),
+        share(&matrix, 3),
+        share(&diabolical, 3)
+    );
+    // What the rater reaches today: every easy, medium and diabolical puzzle in its bucket,
+    // 293 of the 322 hard ones (91%).
+    assert_eq!(matrix[0][0], 81, "easy");
+    assert_eq!(matrix[1][1], 654, "medium");
+    assert!(matrix[2][2] >= 293, "hard: {:?}", matrix[2]);
+    assert_eq!(matrix[3][3], 143, "diabolical");
+    assert_eq!(diabolical[3][3], 480, "Sudoku Exchange diabolical");
+    assert!(r >= 0.99, "correlation {r}");
+}
