@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::commands::{BenchConfig, Length, SolveInput, SolverBench};
+use crate::commands::{BenchConfig, FileTask, Length, SolveInput, SolverBench};
 use crate::config::{
     Continue, Dedup, GenerateConfig, Generation, Given, Holes, Job, Mode, Output, Report,
 };
@@ -214,10 +214,14 @@ pub struct BenchArgs {
     json: bool,
     /// Instead of the pipeline, time the search engine alone: count the solutions (up to two)
     /// of every puzzle in FILE, read one per line as `solve` reads them.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", group = "file_bench")]
     solve: Option<PathBuf>,
-    /// Timed passes over the --solve file; the median pass is reported.
-    #[arg(long, default_value_t = 3, value_name = "N", requires = "solve")]
+    /// Instead of the pipeline, time the rater alone: rate every puzzle in FILE as `rate`
+    /// does, and count the puzzles of each level.
+    #[arg(long, value_name = "FILE", group = "file_bench")]
+    rate: Option<PathBuf>,
+    /// Timed passes over the --solve or --rate file; the median pass is reported.
+    #[arg(long, default_value_t = 3, value_name = "N", requires = "file_bench")]
     passes: usize,
 }
 
@@ -256,9 +260,15 @@ impl BenchArgs {
             length,
             seed: self.seed,
             json: self.json,
-            solver: self.solve.map(|path| SolverBench {
+            solver: match (self.solve, self.rate) {
+                (Some(path), _) => Some((path, FileTask::Count)),
+                (None, Some(path)) => Some((path, FileTask::Rate)),
+                (None, None) => None,
+            }
+            .map(|(path, task)| SolverBench {
                 path,
                 passes: self.passes,
+                task,
             }),
         })
     }

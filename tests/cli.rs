@@ -529,6 +529,31 @@ fn bench_times_the_engine_on_a_file() {
         .assert()
         .code(2)
         .stderr(contains(format!("line {}", puzzles.len() + 1)));
+
+    // The rater alone: the first graded puzzles, counted by level.
+    let graded = fs::read_to_string(crate::util::shared_data("se_rated_qqwing.txt")).unwrap();
+    let sample: String = graded
+        .lines()
+        .take(20)
+        .map(|l| format!("{}\n", &l[..81]))
+        .collect();
+    fs::write(&file, sample).unwrap();
+    let json = stdout_of(&["bench", "--rate", file.to_str().unwrap(), "--json"]);
+    let rows: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let row = &rows.as_array().unwrap()[0];
+    assert_eq!(row["task"], "rate");
+    let levels: Vec<u64> = row["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    assert_eq!(levels.iter().sum::<u64>(), 20);
+    assert!(row.get("solutions").is_none());
+    bank()
+        .args(["bench", "--rate", "x", "--solve", "y"])
+        .assert()
+        .code(2);
 }
 
 #[test]

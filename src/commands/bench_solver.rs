@@ -1,8 +1,10 @@
-//! `bench --solve FILE`: the search engine alone, counting the solutions (up to two) of every
-//! puzzle of a file, as `solve` does, but without reading or writing while the clock runs.
+//! `bench --solve FILE` and `bench --rate FILE`: the search engine alone, counting the
+//! solutions (up to two) of every puzzle of a file as `solve` does, or the rater alone, rating
+//! each as `rate` does; without reading or writing while the clock runs.
 //!
-//! The puzzles are parsed and checked once before timing; each pass then counts them all, and
-//! the median pass is reported, with the engine's branches (guesses) per puzzle.
+//! The puzzles are parsed and checked once before timing; each pass then counts (or rates)
+//! them all, and the median pass is reported, with the engine's branches (guesses) per puzzle
+//! or the puzzles of each level.
 
 use std::hint::black_box;
 use std::io::{self, Write};
@@ -14,16 +16,29 @@ use serde::Serialize;
 
 use super::Exit;
 use crate::grid::{Grid, text_size};
+use crate::rating::rate;
 use crate::shape::Shape;
 use crate::solver::{Engine, Solver};
 
-/// What `bench --solve` measures.
+/// What `bench --solve` or `bench --rate` measures.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SolverBench {
     /// Puzzles, one per line (blank and `#` lines skipped), all of one size.
     pub path: PathBuf,
     /// Timed passes over the file; the median is reported.
     pub passes: usize,
+    /// Count solutions, or rate.
+    pub task: FileTask,
+}
+
+/// What is timed on each puzzle of the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileTask {
+    /// Count solutions up to two (`--solve`).
+    Count,
+    /// Rate on the SE scale (`--rate`).
+    Rate,
 }
 
 /// The measurement.
@@ -31,6 +46,8 @@ pub struct SolverBench {
 pub struct SolverRow {
     /// The file measured.
     pub file: String,
+    /// What was timed.
+    pub task: FileTask,
     /// Grid side.
     pub size: usize,
     /// Puzzles in the file.
@@ -41,10 +58,15 @@ pub struct SolverRow {
     pub us_per_puzzle: f64,
     /// Puzzles per second in the median pass.
     pub puzzles_per_sec: f64,
-    /// Branches (guesses) per puzzle.
-    pub branches_per_puzzle: f64,
-    /// Puzzles with no solution, exactly one, and two or more.
-    pub solutions: [usize; 3],
+    /// Counting: branches (guesses) per puzzle.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branches_per_puzzle: Option<f64>,
+    /// Counting: puzzles with no solution, exactly one, and two or more.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solutions: Option<[usize; 3]>,
+    /// Rating: puzzles rated easy, medium, hard and diabolical.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub levels: Option<[usize; 4]>,
 }
 
 /// Times the engine over `config`'s file and prints the result (a table, or JSON).
@@ -62,37 +84,51 @@ pub fn bench_solver(config: &SolverBench, json: bool) -> Result<Exit> {
         bail!("{name} holds no puzzle");
     };
     let size = text_size(first).map_err(|e| anyhow!("{name}: line {first_line}: {e}"))?;
-    let row = crate::with_shape!(size, S => measure::<S>(&name, &lines, config.passes))?;
+    let row = crate::with_shape!(size, S => measure::<S>(&name, &lines, config))?;
     let mut out = io::stdout().lock();
     if json {
         serde_json::to_writer_pretty(&mut out, &[&row])?;
         writeln!(out)?;
     } else {
+        let (label, detail) = match (row.solutions, row.levels) {
+            (Some([none, one, more]), _) => (
+                "branches/p  solutions 0/1/2+",
+                format!(
+                    "{:>10.2} {:>17}",
+                    row.branches_per_puzzle.unwrap_or(0.0),
+                    format!("{none}/{one}/{more}")
+                ),
+            ),
+            (_, Some([easy, medium, hard, diabolical])) => (
+                "easy/medium/hard/diabolical",
+                format!("{easy}/{medium}/{hard}/{diabolical}"),
+            ),
+            _ => ("", String::new()),
+        };
         writeln!(
             out,
-            "{:>5} {:>8} {:>6} {:>10} {:>11} {:>10} {:>17}",
-            "size", "puzzles", "passes", "µs/puzzle", "puzzles/s", "branches/p", "solutions 0/1/2+"
+            "{:>5} {:>8} {:>6} {:>10} {:>11} {label}",
+            "size", "puzzles", "passes", "µs/puzzle", "puzzles/s"
         )?;
         writeln!(
             out,
-            "{:>5} {:>8} {:>6} {:>10.2} {:>11.0} {:>10.2} {:>17}",
+            "{:>5} {:>8} {:>6} {:>10.2} {:>11.0} {detail}",
             format!("{0}×{0}", row.size),
             row.puzzles,
             row.passes,
             row.us_per_puzzle,
             row.puzzles_per_sec,
-            row.branches_per_puzzle,
-            format!(
-                "{}/{}/{}",
-                row.solutions[0], row.solutions[1], row.solutions[2]
-            ),
         )?;
     }
     out.flush()?;
     Ok(Exit::Success)
 }
 
-fn measure<S: Shape>(name: &str, lines: &[(usize, &str)], passes: usize) -> Result<SolverRow> {
+fn measure<S: Shape>(
+    name: &str,
+    lines: &[(usize, &str)],
+    config: &SolverBench,
+) -> Result<SolverRow> {
     let puzzles = lines
         .iter()
         .map(|&(line, text)| {
@@ -102,15 +138,30 @@ fn measure<S: Shape>(name: &str, lines: &[(usize, &str)], passes: usize) -> Resu
     let mut solver = Solver::<S>::new();
     // One untimed pass: the answers, and a warm engine.
     let mut solutions = [0; 3];
-    for puzzle in &puzzles {
-        solutions[solver.count_solutions(puzzle, 2)] += 1;
+    let mut levels = [0; 4];
+    for (puzzle, &(line, _)) in puzzles.iter().zip(lines) {
+        match config.task {
+            FileTask::Count => solutions[solver.count_solutions(puzzle, 2)] += 1,
+            FileTask::Rate => {
+                let rating = rate(puzzle)
+                    .map_err(|_| anyhow!("{name}: line {line}: the puzzle has no solution"))?;
+                levels[rating.level() as usize] += 1;
+            }
+        }
     }
     let branches = solver.branches();
-    let mut times: Vec<Duration> = (0..passes)
+    let mut times: Vec<Duration> = (0..config.passes)
         .map(|_| {
             let started = Instant::now();
             for puzzle in &puzzles {
-                black_box(solver.count_solutions(black_box(puzzle), 2));
+                match config.task {
+                    FileTask::Count => {
+                        black_box(solver.count_solutions(black_box(puzzle), 2));
+                    }
+                    FileTask::Rate => {
+                        let _ = black_box(rate(black_box(puzzle)));
+                    }
+                }
             }
             started.elapsed()
         })
@@ -118,14 +169,18 @@ fn measure<S: Shape>(name: &str, lines: &[(usize, &str)], passes: usize) -> Resu
     times.sort_unstable();
     let median = times[times.len() / 2].as_secs_f64();
     let n = puzzles.len() as f64;
+    let counting = config.task == FileTask::Count;
     Ok(SolverRow {
         file: name.to_owned(),
+        task: config.task,
         size: S::N,
         puzzles: puzzles.len(),
-        passes,
+        passes: config.passes,
         us_per_puzzle: median * 1e6 / n,
         puzzles_per_sec: if median > 0.0 { n / median } else { 0.0 },
-        branches_per_puzzle: (solver.branches() - branches) as f64 / (n * passes as f64),
-        solutions,
+        branches_per_puzzle: counting
+            .then(|| (solver.branches() - branches) as f64 / (n * config.passes as f64)),
+        solutions: counting.then_some(solutions),
+        levels: (!counting).then_some(levels),
     })
 }

@@ -9,7 +9,7 @@ mod solve;
 mod verify;
 
 pub use bench::{BenchConfig, BenchRow, Length, bench};
-pub use bench_solver::{SolverBench, SolverRow};
+pub use bench_solver::{FileTask, SolverBench, SolverRow};
 pub use generate::generate;
 pub use rate::{RATE_COLUMNS, rate};
 pub use reproduce::reproduce;
