@@ -11,6 +11,7 @@ use crate::config::{Generation, Holes};
 use crate::digger::Digger;
 use crate::generator;
 use crate::grid::Grid;
+use crate::rating::{Band, Rating, rate};
 use crate::rng::{attempt_choice, attempt_rng};
 use crate::shape::Shape;
 use crate::solver::{Engine, Solver};
@@ -35,6 +36,8 @@ pub struct Puzzle<S: Shape> {
     pub solution: Grid<S>,
     /// The symmetry its clue pattern was dug to (`None` when none was asked for).
     pub symmetry: Symmetry,
+    /// Its rating, when a difficulty band was asked for.
+    pub rating: Option<Rating>,
 }
 
 impl<S: Shape> Clone for Puzzle<S> {
@@ -53,6 +56,8 @@ pub struct Generator<S: Shape> {
     holes: Holes,
     /// The symmetric patterns attempts draw from, with their orbits; empty for none.
     patterns: Vec<(Symmetry, Orbits)>,
+    /// The band of ratings kept, if any.
+    difficulty: Option<Band>,
 }
 
 impl<S: Shape> Generator<S> {
@@ -63,6 +68,7 @@ impl<S: Shape> Generator<S> {
             digger: Digger::new(),
             holes,
             patterns: Vec::new(),
+            difficulty: None,
         }
     }
 
@@ -78,6 +84,7 @@ impl<S: Shape> Generator<S> {
         };
         Generator {
             patterns,
+            difficulty: generation.difficulty,
             ..Self::new(generation.holes)
         }
     }
@@ -131,57 +138,71 @@ impl<S: Shape> Generator<S> {
             work.grids += 1;
             work.fill_restarts += restarts;
             work.fill_nanos += elapsed_nanos(started);
-            let holes = match self.holes {
-                Holes::Exact(0) => {
-                    return Some(Puzzle {
-                        puzzle: solution,
-                        solution,
-                        symmetry: Symmetry::None,
-                    });
+            if self.holes == Holes::Exact(0) {
+                // A complete grid: nothing to dig, and one candidate per grid.
+                match Self::accept(self.difficulty, solution, solution, Symmetry::None, work) {
+                    Some(made) => return Some(made),
+                    None => continue,
                 }
-                Holes::Exact(holes) => holes,
-                Holes::Minimal => {
-                    let started = Instant::now();
-                    let puzzle = self.digger.dig_minimal(
+            }
+            for _ in 0..ORDERS_PER_GRID {
+                let started = Instant::now();
+                let dug = match self.holes {
+                    Holes::Minimal => Some(self.digger.dig_minimal(
                         &mut self.solver,
                         &solution,
                         &mut rng,
                         &mut work.uniqueness_tests,
-                    );
-                    work.dig_nanos += elapsed_nanos(started);
-                    work.digs_reached += 1;
-                    return Some(Puzzle {
-                        puzzle,
-                        solution,
-                        symmetry: Symmetry::None,
-                    });
-                }
-            };
-            for _ in 0..ORDERS_PER_GRID {
-                let started = Instant::now();
-                let dug = self.digger.dig_until(
-                    &mut self.solver,
-                    &solution,
-                    holes,
-                    &mut rng,
-                    &mut work.uniqueness_tests,
-                    stop,
-                );
+                    )),
+                    Holes::Exact(holes) => self.digger.dig_until(
+                        &mut self.solver,
+                        &solution,
+                        holes,
+                        &mut rng,
+                        &mut work.uniqueness_tests,
+                        stop,
+                    ),
+                };
+                let made = dug.and_then(|puzzle| {
+                    Self::accept(self.difficulty, puzzle, solution, Symmetry::None, work)
+                });
                 work.dig_nanos += elapsed_nanos(started);
-                match dug {
-                    Some(puzzle) => {
+                match made {
+                    Some(made) => {
                         work.digs_reached += 1;
-                        return Some(Puzzle {
-                            puzzle,
-                            solution,
-                            symmetry: Symmetry::None,
-                        });
+                        return Some(made);
                     }
                     None => work.digs_missed += 1,
                 }
             }
         }
         None
+    }
+
+    /// The puzzle, rated, when it falls in the difficulty band asked for (any puzzle when
+    /// none was); rating time counts as digging.
+    fn accept(
+        difficulty: Option<Band>,
+        puzzle: Grid<S>,
+        solution: Grid<S>,
+        symmetry: Symmetry,
+        work: &mut Work,
+    ) -> Option<Puzzle<S>> {
+        let rating = match difficulty {
+            None => None,
+            Some(band) => {
+                let started = Instant::now();
+                let rating = rate(&puzzle).ok();
+                work.dig_nanos += elapsed_nanos(started);
+                Some(rating.filter(|r| band.admits(r))?)
+            }
+        };
+        Some(Puzzle {
+            puzzle,
+            solution,
+            symmetry,
+            rating,
+        })
     }
 
     /// An attempt with a symmetric clue pattern: the pattern is chosen from `(seed, index)`
@@ -214,13 +235,13 @@ impl<S: Shape> Generator<S> {
                     &mut work.uniqueness_tests,
                 );
                 work.dig_nanos += elapsed_nanos(started);
-                if self.holes == Holes::Minimal || puzzle.holes() == target {
+                let reached = self.holes == Holes::Minimal || puzzle.holes() == target;
+                if let Some(made) = reached
+                    .then(|| Self::accept(self.difficulty, puzzle, solution, *symmetry, work))
+                    .flatten()
+                {
                     work.digs_reached += 1;
-                    return Some(Puzzle {
-                        puzzle,
-                        solution,
-                        symmetry: *symmetry,
-                    });
+                    return Some(made);
                 }
                 work.digs_missed += 1;
             }

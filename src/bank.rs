@@ -24,13 +24,23 @@ pub const COLUMNS: [&str; 8] = [
 /// The column a bank of symmetric puzzles adds: the symmetry of the row's clue pattern.
 pub const SYMMETRY_COLUMN: &str = "symmetry";
 
+/// The columns a bank made with a difficulty band adds: each puzzle's SE rating and level.
+pub const RATING_COLUMNS: [&str; 2] = ["rating", "level"];
+
 /// The header `generate` writes for `generation`: [`COLUMNS`], then [`SYMMETRY_COLUMN`] when
-/// a symmetry was asked for.
+/// a symmetry was asked for, then [`RATING_COLUMNS`] when a difficulty band was.
 pub fn header(generation: &Generation) -> impl Iterator<Item = &'static str> {
     let symmetric = generation.symmetry != Symmetry::None;
+    let rated = generation.difficulty.is_some();
     COLUMNS
         .into_iter()
         .chain(symmetric.then_some(SYMMETRY_COLUMN))
+        .chain(RATING_COLUMNS.into_iter().filter(move |_| rated))
+}
+
+/// An SE rating in tenths as text: `2.6`.
+pub fn tenths_text(tenths: u32) -> String {
+    format!("{}.{}", tenths / 10, tenths % 10)
 }
 
 /// One row of a bank.
@@ -55,6 +65,12 @@ pub struct Row {
     /// The symmetry of the clue pattern, in banks that asked for one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub symmetry: Option<Symmetry>,
+    /// The SE rating, `x.y`, in banks made with a difficulty band.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<String>,
+    /// The level of that rating.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
 }
 
 impl Row {
@@ -72,6 +88,8 @@ impl Row {
             seed,
             index,
             symmetry: (puzzle.symmetry != Symmetry::None).then_some(puzzle.symmetry),
+            rating: puzzle.rating.map(|r| tenths_text(r.reported_tenths())),
+            level: puzzle.rating.map(|r| r.level().name().to_owned()),
         }
     }
 }
@@ -130,6 +148,12 @@ impl RowFormatter {
         if made.symmetry != Symmetry::None {
             bytes.push(b',');
             bytes.extend_from_slice(made.symmetry.name().as_bytes());
+        }
+        if let Some(rating) = made.rating {
+            bytes.push(b',');
+            bytes.extend_from_slice(tenths_text(rating.reported_tenths()).as_bytes());
+            bytes.push(b',');
+            bytes.extend_from_slice(rating.level().name().as_bytes());
         }
         bytes.push(b'\n');
         Line {
@@ -202,6 +226,8 @@ pub struct BankReader<R: Read> {
     at: [usize; COLUMNS.len()],
     /// Where the optional `symmetry` column is.
     symmetry_at: Option<usize>,
+    /// Where the optional `rating` and `level` columns are.
+    rating_at: Option<(usize, usize)>,
     header: csv::StringRecord,
 }
 
@@ -245,6 +271,10 @@ impl<R: Read> BankReader<R> {
             csv,
             at,
             symmetry_at: header.iter().position(|h| h == SYMMETRY_COLUMN),
+            rating_at: header
+                .iter()
+                .position(|h| h == RATING_COLUMNS[0])
+                .zip(header.iter().position(|h| h == RATING_COLUMNS[1])),
             header,
         })
     }
@@ -280,6 +310,12 @@ impl<R: Read> BankReader<R> {
                 CsvProblem::Record { line, reason } => malformed(line, reason),
             },
         }
+    }
+
+    /// The `rating` and `level` columns of `record`, when the bank has them.
+    pub fn rating<'r>(&self, record: &'r csv::StringRecord) -> Option<(&'r str, &'r str)> {
+        self.rating_at
+            .map(|(r, l)| (record.get(r).unwrap_or(""), record.get(l).unwrap_or("")))
     }
 
     /// The `symmetry` column of `record`, when the bank has one.

@@ -13,6 +13,7 @@ use crate::config::{
     Continue, Dedup, GenerateConfig, Generation, Given, Holes, Job, Mode, Output, Report,
 };
 use crate::error::ConfigError;
+use crate::rating::{Band, Level};
 use crate::shape::Size;
 use crate::symmetry::Symmetry;
 
@@ -69,12 +70,49 @@ pub struct GenerationArgs {
     /// (rot90 on 9×9 needs 0 or 1 mod 4); the bank gains a `symmetry` column. [default: none]
     #[arg(long, value_name = "KIND")]
     pub symmetry: Option<Symmetry>,
+    /// Keep only puzzles of this level, as `rate` grades them: easy (SE rating below 1.5),
+    /// medium (1.5 to 2.4), hard (2.5 to 4.9) or diabolical (5.0 and up). Each attempt digs on
+    /// until a puzzle falls in the band, within its retries; the bank gains `rating` and
+    /// `level` columns. Pick --holes to suit: easy puzzles have fewer holes.
+    #[arg(long, value_name = "LEVEL", conflicts_with_all = ["min_rating", "max_rating"])]
+    pub difficulty: Option<Level>,
+    /// Keep only puzzles rated at least this on the SE scale (e.g. 2.6).
+    #[arg(long, value_name = "R", value_parser = parse_rating)]
+    pub min_rating: Option<u32>,
+    /// Keep only puzzles rated at most this on the SE scale (e.g. 4.4).
+    #[arg(long, value_name = "R", value_parser = parse_rating)]
+    pub max_rating: Option<u32>,
 }
 
 impl GenerationArgs {
+    /// The band of ratings asked for, if any.
+    fn band(&self) -> Result<Option<Band>, ConfigError> {
+        Ok(match (self.difficulty, self.min_rating, self.max_rating) {
+            (Some(level), _, _) => Some(Band::of_level(level)),
+            (None, None, None) => None,
+            (None, min, max) => {
+                let band = Band {
+                    min_tenths: min.unwrap_or(0),
+                    max_tenths: max.unwrap_or(u32::MAX),
+                };
+                if band.min_tenths > band.max_tenths {
+                    return Err(ConfigError::EmptyBand);
+                }
+                Some(band)
+            }
+        })
+    }
+
     fn into_generation(self) -> Result<Generation, ConfigError> {
-        Generation::new(self.size.unwrap_or(Size::Nine), self.holes)?
-            .with_symmetry(self.symmetry.unwrap_or_default())
+        let band = self.band()?;
+        if band.is_some() && self.holes == Some(Holes::Minimal) {
+            return Err(ConfigError::BandNeedsExactHoles);
+        }
+        Ok(
+            Generation::new(self.size.unwrap_or(Size::Nine), self.holes)?
+                .with_symmetry(self.symmetry.unwrap_or_default())?
+                .with_difficulty(band),
+        )
     }
 }
 
@@ -142,6 +180,7 @@ impl GenerateArgs {
             size: self.generation.size.is_some(),
             holes: self.generation.holes.is_some(),
             symmetry: self.generation.symmetry.is_some(),
+            difficulty: self.generation.band()?.is_some(),
             count: self.count.is_some(),
             seed: self.seed.is_some(),
             dedup: self.dedup.is_some(),
@@ -197,6 +236,10 @@ pub struct BenchArgs {
     /// Symmetry of the clue patterns, as for generate. [default: none]
     #[arg(long, value_name = "KIND")]
     symmetry: Option<Symmetry>,
+    /// Keep only puzzles of this level, as for generate (the cost of rating shows in the
+    /// puzzles/s).
+    #[arg(long, value_name = "LEVEL")]
+    difficulty: Option<Level>,
     /// Thread counts to compare, comma-separated. [default: 1 and all cores]
     #[arg(long, value_delimiter = ',', value_name = "N,…")]
     threads: Vec<NonZeroUsize>,
@@ -234,6 +277,7 @@ impl BenchArgs {
             .map(|&size| {
                 Generation::new(size, self.holes)
                     .and_then(|g| g.with_symmetry(self.symmetry.unwrap_or_default()))
+                    .map(|g| g.with_difficulty(self.difficulty.map(Band::of_level)))
                     .map_err(|e| e.to_string())
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -328,6 +372,15 @@ impl SolveArgs {
     }
 }
 
+/// An SE rating such as `2.6`, in tenths.
+fn parse_rating(text: &str) -> Result<u32, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|r| (0.0..=20.0).contains(r))
+        .map(|r| (r * 10.0).round() as u32)
+        .ok_or_else(|| format!("{text:?} is not an SE rating (a number from 0.0 to 20.0)"))
+}
+
 fn parse_size(text: &str) -> Result<Size, String> {
     text.parse::<usize>()
         .ok()
@@ -367,6 +420,7 @@ mod tests {
                 size: Size::Nine,
                 holes: Holes::Exact(50),
                 symmetry: Symmetry::None,
+                difficulty: None,
             }
         );
         assert_eq!(config.job.count, 1000);

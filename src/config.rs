@@ -10,6 +10,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ConfigError;
+use crate::rating::Band;
 use crate::shape::Size;
 use crate::symmetry::{Orbits, Symmetry};
 
@@ -23,6 +24,9 @@ pub struct Generation {
     /// The symmetry of every clue pattern (absent in manifests from before it existed).
     #[serde(default)]
     pub symmetry: Symmetry,
+    /// The band of SE ratings kept, if any (`--difficulty`, `--min-rating`, `--max-rating`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub difficulty: Option<Band>,
 }
 
 impl Generation {
@@ -41,6 +45,7 @@ impl Generation {
                 size,
                 holes,
                 symmetry: Symmetry::None,
+                difficulty: None,
             }),
         }
     }
@@ -77,6 +82,14 @@ impl Generation {
                 })
             }
             _ => Ok(with),
+        }
+    }
+
+    /// The same, keeping only puzzles whose SE rating falls in `band`.
+    pub fn with_difficulty(self, band: Option<Band>) -> Self {
+        Generation {
+            difficulty: band,
+            ..self
         }
     }
 
@@ -278,6 +291,7 @@ pub struct Given {
     pub size: bool,
     pub holes: bool,
     pub symmetry: bool,
+    pub difficulty: bool,
     pub count: bool,
     pub seed: bool,
     pub dedup: bool,

@@ -68,6 +68,9 @@ impl Continuation {
                         asked.generation.symmetry, bank.generation.symmetry
                     ));
                 }
+                if given.difficulty && asked.generation.difficulty != bank.generation.difficulty {
+                    differ.push("the difficulty band".to_owned());
+                }
                 if given.seed && asked.seed != bank.seed {
                     differ.push(format!(
                         "--seed {} (the batch's is {})",
@@ -132,7 +135,17 @@ impl Continuation {
                     asked.generation.symmetry
                 } else {
                     bank.generation.symmetry
-                })?;
+                })?
+                .with_difficulty(if given.difficulty {
+                    asked.generation.difficulty
+                } else {
+                    bank.generation.difficulty
+                });
+                if generation.difficulty.is_some() != bank.generation.difficulty.is_some() {
+                    bail!(
+                        "a difficulty band would change the bank's columns: a bank's batches are all rated (with rating and level columns) or none is"
+                    );
+                }
                 if (generation.symmetry == Symmetry::None)
                     != (bank.generation.symmetry == Symmetry::None)
                 {

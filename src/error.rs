@@ -64,6 +64,14 @@ pub enum ConfigError {
         /// The nearest reachable targets, in words.
         nearest: String,
     },
+    /// A difficulty band with `--holes minimal`.
+    #[error(
+        "--difficulty, --min-rating and --max-rating need an exact --holes target, not minimal"
+    )]
+    BandNeedsExactHoles,
+    /// `--min-rating` above `--max-rating`.
+    #[error("--min-rating is above --max-rating: no puzzle can be kept")]
+    EmptyBand,
     /// `--count 0`.
     #[error("--count must be at least 1")]
     ZeroCount,

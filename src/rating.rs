@@ -7,14 +7,17 @@
 //! single, which is placed); naked single 2.3; direct hidden triple 2.5; pointing 2.6,
 //! claiming 2.8, naked pair 3.0, X-Wing 3.2, hidden pair 3.4, naked triple 3.6, Swordfish
 //! 3.8, hidden triple 4.0, XY-Wing 4.2, XYZ-Wing 4.4, naked quad 5.0, Jellyfish 5.2, hidden
-//! quad 5.4. A puzzle none of them finishes is rated by the hardest step taken and marked
-//! unfinished: it needs techniques this rater does not have (chains, uniqueness, …), all of
-//! them rated above 4.4 in SE.
+//! quad 5.4. A puzzle none of them finishes is marked unfinished and reported at 5.0 (or its
+//! hardest step, if higher): it needs techniques this rater does not have (chains, more
+//! uniqueness patterns, …), almost all rated 5.0 or more in SE.
 //!
 //! Levels follow the Sudoku Exchange bank: easy < 1.5 ≤ medium < 2.5 ≤ hard < 5.0 ≤
 //! diabolical (and every unfinished puzzle).
 
 use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
 
 use crate::error::Unsolvable;
 use crate::grid::{Digit, Grid};
@@ -144,9 +147,63 @@ impl Level {
     }
 }
 
+impl FromStr for Level {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        [Level::Easy, Level::Medium, Level::Hard, Level::Diabolical]
+            .into_iter()
+            .find(|l| l.name() == text)
+            .ok_or_else(|| {
+                format!("{text:?} is not a level (expected easy, medium, hard or diabolical)")
+            })
+    }
+}
+
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.pad(self.name())
+    }
+}
+
+/// A band of ratings, in tenths, both ends included: what `--difficulty` or
+/// `--min-rating`/`--max-rating` keep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Band {
+    /// The lowest rating kept, in tenths.
+    pub min_tenths: u32,
+    /// The highest rating kept, in tenths.
+    pub max_tenths: u32,
+}
+
+impl Band {
+    /// The band of a level.
+    pub fn of_level(level: Level) -> Band {
+        let (min_tenths, max_tenths) = match level {
+            Level::Easy => (0, 14),
+            Level::Medium => (15, 24),
+            Level::Hard => (25, 49),
+            Level::Diabolical => (50, u32::MAX),
+        };
+        Band {
+            min_tenths,
+            max_tenths,
+        }
+    }
+
+    /// True when `rating` falls in the band (see [`Rating::reported_tenths`]).
+    pub fn admits(&self, rating: &Rating) -> bool {
+        (self.min_tenths..=self.max_tenths).contains(&rating.reported_tenths())
+    }
+}
+
+impl fmt::Display for Band {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let tenths = |t: u32| format!("{}.{}", t / 10, t % 10);
+        match self.max_tenths {
+            u32::MAX => write!(f, "rating {} and up", tenths(self.min_tenths)),
+            max => write!(f, "rating {} to {}", tenths(self.min_tenths), tenths(max)),
+        }
     }
 }
 
@@ -165,6 +222,17 @@ impl Rating {
     /// The SE rating in tenths: the hardest step's (0 for a complete grid).
     pub fn tenths(&self) -> u32 {
         self.hardest.map_or(0, SeTechnique::tenths)
+    }
+
+    /// The rating reported and compared with bands: the hardest step's, or 5.0 when the
+    /// techniques did not finish (SE would need techniques this rater lacks, almost all rated
+    /// 5.0 or more), when the hardest step taken is below that.
+    pub fn reported_tenths(&self) -> u32 {
+        if self.finished {
+            self.tenths()
+        } else {
+            self.tenths().max(50)
+        }
     }
 
     /// The level; diabolical when unfinished.

@@ -809,3 +809,124 @@ fn rate_grades_puzzles() {
             .stderr(contains(says));
     }
 }
+
+#[test]
+fn difficulty_banks_keep_their_band() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("medium.csv");
+    let path = path.to_str().unwrap();
+    bank()
+        .args([
+            "generate",
+            "--difficulty",
+            "medium",
+            "--holes",
+            "50",
+            "--count",
+            "5",
+            "--seed",
+            "3",
+            "-q",
+            "-o",
+            path,
+        ])
+        .assert()
+        .success();
+    let text = fs::read_to_string(path).unwrap();
+    assert!(text.starts_with("id,size,holes,clues,puzzle,solution,seed,index,rating,level\n"));
+    for row in rows(&text) {
+        let rating: f64 = row[8].parse().unwrap();
+        assert!((1.5..2.5).contains(&rating), "{row:?}");
+        assert_eq!(row[9], "medium");
+        // `rate` agrees, and the row comes back from its seed and index.
+        let rated = bank()
+            .arg("rate")
+            .write_stdin(format!("{}\n", row[4]))
+            .output()
+            .unwrap();
+        let rated = String::from_utf8(rated.stdout).unwrap();
+        assert!(
+            rated
+                .lines()
+                .nth(1)
+                .unwrap()
+                .starts_with(&format!("{},{},medium,", row[4], row[8]))
+        );
+        let reproduced = stdout_of(&[
+            "reproduce",
+            "--seed",
+            "3",
+            "--index",
+            &row[7],
+            "--holes",
+            "50",
+            "--difficulty",
+            "medium",
+        ]);
+        assert_eq!(reproduced.lines().nth(1).unwrap(), row.join(","));
+    }
+    bank()
+        .args(["verify", "--provenance", "-q", path])
+        .assert()
+        .success()
+        .stdout("");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(format!("{path}.json")).unwrap()).unwrap();
+    assert_eq!(
+        manifest["parameters"]["difficulty"],
+        serde_json::json!({"min_tenths": 15, "max_tenths": 24})
+    );
+
+    // A band by rating, with a symmetry.
+    let ranged = stdout_of(&[
+        "generate",
+        "--min-rating",
+        "2.6",
+        "--max-rating",
+        "4.4",
+        "--holes",
+        "54",
+        "--symmetry",
+        "rot180",
+        "--count",
+        "3",
+        "--seed",
+        "5",
+        "-q",
+    ]);
+    for row in rows(&ranged) {
+        let rating: f64 = row[9].parse().unwrap();
+        assert!((2.6..=4.4).contains(&rating), "{row:?}");
+        assert_eq!((row[8].as_str(), row[10].as_str()), ("rot180", "hard"));
+    }
+
+    // Refusals, and a rating that is not the puzzle's.
+    for (args, says) in [
+        (
+            vec!["--difficulty", "hard", "--holes", "minimal"],
+            "need an exact --holes",
+        ),
+        (
+            vec!["--min-rating", "3", "--max-rating", "2"],
+            "--min-rating is above",
+        ),
+        (vec!["--difficulty", "tricky"], "not a level"),
+    ] {
+        bank()
+            .arg("generate")
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(contains(says));
+    }
+    bank()
+        .args(["generate", "--resume", path, "--difficulty", "hard"])
+        .assert()
+        .code(2)
+        .stderr(contains("the difficulty band"));
+    let (code, out) = verify_edited(&text, |lines| {
+        lines[1] = lines[1].replace(",medium", ",hard");
+    });
+    assert_eq!(code, 1);
+    assert!(out.starts_with("row 1: rating"), "{out}");
+}

@@ -8,6 +8,7 @@ use anyhow::{Result, anyhow};
 
 use super::Exit;
 use super::solve::{SolveInput, for_each_puzzle};
+use crate::bank::tenths_text;
 use crate::grid::{Grid, text_size};
 use crate::input::Input;
 use crate::logic::qqwing_level;
@@ -58,7 +59,7 @@ fn rate_text<S: Shape>(text: &str) -> Result<[String; 6], String> {
     let no_solution = |_| "the puzzle has no solution".to_owned();
     let rating = se_rate(&puzzle).map_err(no_solution)?;
     let qqwing = qqwing_level(&puzzle).map_err(no_solution)?;
-    let tenths = rating.tenths();
+    let tenths = rating.reported_tenths();
     let hardest = match (rating.finished, rating.hardest) {
         (true, Some(technique)) => technique.name().to_owned(),
         (true, None) => "none".to_owned(),
@@ -67,7 +68,7 @@ fn rate_text<S: Shape>(text: &str) -> Result<[String; 6], String> {
     };
     Ok([
         puzzle.to_string(),
-        format!("{}.{}", tenths / 10, tenths % 10),
+        tenths_text(tenths),
         rating.level().to_string(),
         qqwing.to_string(),
         hardest,

@@ -13,6 +13,7 @@ use crate::config::{Generation, Holes};
 use crate::grid::Grid;
 use crate::hash::{dedup_key, puzzle_id_hex};
 use crate::input::Input;
+use crate::rating::{Band, rate};
 use crate::shape::{Shape, Size};
 use crate::solver::{Engine, Solver};
 use crate::symmetry::Symmetry;
@@ -151,12 +152,34 @@ impl Checker {
                 None
             }
         };
+        // A rated row: the rating and level are ours, and regeneration keeps exactly its
+        // rating (the first puzzle of an attempt in that band is the first in any band
+        // that holds it).
+        let band = reader.rating(record).and_then(|(rating, level)| {
+            let ours = crate::with_shape!(size, S => {
+                Grid::<S>::parse(&text).ok().and_then(|p| rate(&p).ok())
+            })?;
+            let tenths = ours.reported_tenths();
+            let expected = crate::bank::tenths_text(tenths);
+            if rating != expected || level != ours.level().name() {
+                problems.push(format!(
+                    "rating {rating:?} and level {level:?} are not the puzzle's ({expected}, {})",
+                    ours.level()
+                ));
+            }
+            let e = ours.reported_tenths();
+            Some(Band {
+                min_tenths: e,
+                max_tenths: e,
+            })
+        });
         if let (true, Some(seed), Some(index)) = (provenance, seed, index) {
             let generation = Generation {
                 size,
                 // A minimal puzzle is also the exact-target puzzle of its own hole count.
                 holes: Holes::Exact(text.bytes().filter(|&b| b == b'.').count()),
                 symmetry: symmetry.unwrap_or_default(),
+                difficulty: band,
             };
             match regenerate(generation, seed, index) {
                 Some(made) if made.puzzle == text && made.solution == fields.solution => {}
