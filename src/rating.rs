@@ -265,10 +265,6 @@ pub fn rate<S: Shape>(puzzle: &Grid<S>) -> Result<Rating, Unsolvable> {
     Ok(rating)
 }
 
-const LOCKED_COMMON: bool = true;
-const SUBSET_COMMON: bool = true;
-const EXTRA_BOXES: bool = true;
-
 /// Takes the easiest step of the SE scale that applies.
 fn se_step<S: Shape>(logic: &mut Logic<S>) -> Result<Option<SeTechnique>, Unsolvable> {
     use SeTechnique::*;
@@ -285,25 +281,21 @@ fn se_step<S: Shape>(logic: &mut Logic<S>) -> Result<Option<SeTechnique>, Unsolv
         logic.place(cell, d);
         return Ok(Some(HiddenSingleLine));
     }
-    let direct: [(SeTechnique, Finder<S>, bool); 3] = [
-        (DirectPointing, |l, f| locked(l, false, f), LOCKED_COMMON),
-        (DirectClaiming, |l, f| locked(l, true, f), LOCKED_COMMON),
-        (
-            DirectHiddenPair,
-            |l, f| hidden_subset(l, 2, f),
-            SUBSET_COMMON,
-        ),
+    let direct: [(SeTechnique, Finder<S>); 3] = [
+        (DirectPointing, |l, f| locked(l, false, f)),
+        (DirectClaiming, |l, f| locked(l, true, f)),
+        (DirectHiddenPair, |l, f| hidden_subset(l, 2, f)),
     ];
-    for (technique, find, common) in direct {
-        if let Some(placed) = direct_step(logic, find, common)? {
-            logic.place(placed.0, placed.1);
+    for (technique, find) in direct {
+        if let Some((cell, d)) = direct_step(logic, find) {
+            logic.place(cell, d);
             return Ok(Some(technique));
         }
     }
     if logic.naked_single()? {
         return Ok(Some(NakedSingle));
     }
-    if let Some(placed) = direct_step(logic, |l, f| hidden_subset(l, 3, f), SUBSET_COMMON)? {
+    if let Some(placed) = direct_step(logic, |l, f| hidden_subset(l, 3, f)) {
         logic.place(placed.0, placed.1);
         return Ok(Some(DirectHiddenTriple));
     }
@@ -344,48 +336,47 @@ fn se_step<S: Shape>(logic: &mut Logic<S>) -> Result<Option<SeTechnique>, Unsolv
 /// candidates to remove; never empty) until it returns true.
 type Finder<S> = fn(&Logic<S>, &mut Found<'_, S>);
 
-/// The placement a direct technique gives: the first eliminations `find` offers after which
-/// a digit removed in a unit has one place left in it; with `common`, only units that hold
-/// every cell eliminations touch count. The eliminations themselves are not kept.
-fn direct_step<S: Shape>(
-    logic: &Logic<S>,
-    find: Finder<S>,
-    common: bool,
-) -> Result<Option<(usize, Digit)>, Unsolvable> {
+/// The placement a direct technique gives: the first eliminations `find` offers that leave
+/// a removed digit one place in the unit they lie in or, for a line, in a box they touch.
+/// The eliminations themselves are not kept.
+fn direct_step<S: Shape>(logic: &Logic<S>, find: Finder<S>) -> Option<(usize, Digit)> {
     let mut placed = None;
     find(logic, &mut |logic, removal, unit| {
-        let mut after = logic.clone();
-        for (cell, &bits) in removal.as_ref().iter().enumerate() {
-            after.cand[cell] &= !bits;
-        }
-        placed = if common {
-            hidden_single(&after, unit..unit + 1, Some(removal))
-                .ok()
-                .flatten()
-                .or_else(|| {
-                    if !EXTRA_BOXES || unit >= 2 * S::N {
-                        return None;
-                    }
-                    (2 * S::N..3 * S::N)
-                        .filter(|&u| S::unit(u).iter().any(|&c| removal[c as usize] != 0))
-                        .find_map(|u| {
-                            hidden_single(&after, u..u + 1, Some(removal))
-                                .ok()
-                                .flatten()
-                        })
-                })
-        } else {
-            (0..S::UNITS)
-                .filter(|&u| S::unit(u).iter().any(|&c| removal[c as usize] != 0))
-                .find_map(|u| {
-                    hidden_single(&after, u..u + 1, Some(removal))
-                        .ok()
-                        .flatten()
-                })
-        };
+        let boxes = (unit < 2 * S::N)
+            .then_some(2 * S::N..3 * S::N)
+            .into_iter()
+            .flatten()
+            .filter(|&u| S::unit(u).iter().any(|&c| removal[c as usize] != 0));
+        placed = std::iter::once(unit)
+            .chain(boxes)
+            .find_map(|u| single_after(logic, u, removal));
         placed.is_some()
     });
-    Ok(placed)
+    placed
+}
+
+/// A hidden single that `removal` leaves in `unit`: a missing digit removed there with one
+/// place left.
+fn single_after<S: Shape>(
+    logic: &Logic<S>,
+    unit: usize,
+    removal: &S::Cells<u32>,
+) -> Option<(usize, Digit)> {
+    let cells = S::unit(unit);
+    let mut removed =
+        cells.iter().fold(0, |any, &c| any | removal[c as usize]) & logic.missing(unit);
+    while removed != 0 {
+        let bit = removed & removed.wrapping_neg();
+        removed &= removed - 1;
+        let mut left = cells
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| logic.cand[c] & bit != 0 && removal[c] & bit == 0);
+        if let (Some(cell), None) = (left.next(), left.next()) {
+            return Some((cell, bit.trailing_zeros() as Digit + 1));
+        }
+    }
+    None
 }
 
 /// The open cell of the first unit that has only one, and the digit it lacks.
