@@ -190,6 +190,20 @@ impl<S: Shape> Logic<S> {
             .fold(0, |mask, (k, _)| mask | 1 << k)
     }
 
+    /// For every digit (bit index), the open cells of `unit` where it may go, as unit
+    /// positions: [`Logic::places`] for all digits in one pass over the unit.
+    pub(crate) fn unit_places(&self, unit: usize) -> [u32; 32] {
+        let mut places = [0u32; 32];
+        for (k, &cell) in S::unit(unit).iter().enumerate() {
+            let mut cand = self.cand[cell as usize];
+            while cand != 0 {
+                places[cand.trailing_zeros() as usize] |= 1 << k;
+                cand &= cand - 1;
+            }
+        }
+        places
+    }
+
     /// The digits still to place in `unit`.
     pub(crate) fn missing(&self, unit: usize) -> u32 {
         let all = u32::MAX >> (32 - S::N);
@@ -353,11 +367,12 @@ pub(crate) fn locked<S: Shape>(logic: &Logic<S>, claiming: bool, found: &mut Fou
     };
     for unit in from {
         let cells = S::unit(unit);
+        let table = logic.unit_places(unit);
         let mut missing = logic.missing(unit);
         while missing != 0 {
             let bit = missing & missing.wrapping_neg();
             missing &= missing - 1;
-            let places = logic.places(unit, bit);
+            let places = table[bit.trailing_zeros() as usize];
             if places.count_ones() < 2 {
                 continue;
             }

@@ -401,6 +401,7 @@ fn hidden_single<S: Shape>(
     removed: Option<&S::Cells<u32>>,
 ) -> Result<Option<(usize, Digit)>, Unsolvable> {
     for unit in units {
+        let table = logic.unit_places(unit);
         let mut missing = logic.missing(unit);
         if let Some(removed) = removed {
             missing &= S::unit(unit)
@@ -410,7 +411,7 @@ fn hidden_single<S: Shape>(
         while missing != 0 {
             let bit = missing & missing.wrapping_neg();
             missing &= missing - 1;
-            let places = logic.places(unit, bit);
+            let places = table[bit.trailing_zeros() as usize];
             match places.count_ones() {
                 0 => return Err(Unsolvable),
                 1 => {
@@ -482,6 +483,7 @@ fn naked_subset<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
 fn hidden_subset<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
     for unit in 0..S::UNITS {
         let cells = S::unit(unit);
+        let table = logic.unit_places(unit);
         let missing = logic.missing(unit);
         if missing.count_ones() <= k {
             continue;
@@ -492,7 +494,7 @@ fn hidden_subset<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
             while each != 0 {
                 let bit = each & each.wrapping_neg();
                 each &= each - 1;
-                places |= logic.places(unit, bit);
+                places |= table[bit.trailing_zeros() as usize];
             }
             if places.count_ones() != k {
                 return false;
