@@ -273,11 +273,11 @@ fn se_step<S: Shape>(logic: &mut Logic<S>) -> Result<Option<SeTechnique>, Unsolv
         return Ok(Some(FullHouse));
     }
     let boxes = 2 * S::N..3 * S::N;
-    if let Some((cell, d)) = hidden_single(logic, boxes, None)? {
+    if let Some((cell, d)) = hidden_single(logic, boxes)? {
         logic.place(cell, d);
         return Ok(Some(HiddenSingleBox));
     }
-    if let Some((cell, d)) = hidden_single(logic, 0..2 * S::N, None)? {
+    if let Some((cell, d)) = hidden_single(logic, 0..2 * S::N)? {
         logic.place(cell, d);
         return Ok(Some(HiddenSingleLine));
     }
@@ -392,22 +392,15 @@ fn full_house<S: Shape>(logic: &Logic<S>) -> Option<(usize, Digit)> {
     })
 }
 
-/// The first hidden single in `units`: a missing digit with one place. With `removed`, only
-/// digits removed somewhere in the unit count (a single the eliminations made). Fails when a
-/// missing digit has no place.
+/// The first hidden single in `units`: a missing digit with one place. Fails when a missing
+/// digit has no place.
 fn hidden_single<S: Shape>(
     logic: &Logic<S>,
     units: std::ops::Range<usize>,
-    removed: Option<&S::Cells<u32>>,
 ) -> Result<Option<(usize, Digit)>, Unsolvable> {
     for unit in units {
         let table = logic.unit_places(unit);
         let mut missing = logic.missing(unit);
-        if let Some(removed) = removed {
-            missing &= S::unit(unit)
-                .iter()
-                .fold(0, |any, &c| any | removed[c as usize]);
-        }
         while missing != 0 {
             let bit = missing & missing.wrapping_neg();
             missing &= missing - 1;
