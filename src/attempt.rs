@@ -12,7 +12,7 @@ use crate::digger::Digger;
 use crate::generator;
 use crate::grid::Grid;
 use crate::rating::{Band, Rating, rate};
-use crate::rng::{attempt_choice, attempt_rng};
+use crate::rng::{AttemptRng, attempt_choice, attempt_rng};
 use crate::shape::Shape;
 use crate::solver::{Engine, Solver};
 use crate::stats::Work;
@@ -133,11 +133,7 @@ impl<S: Shape> Generator<S> {
         let mut rng = attempt_rng(seed, index);
         work.attempts += 1;
         for _ in 0..GRIDS_PER_ATTEMPT {
-            let started = Instant::now();
-            let (solution, restarts) = generator::fill(&mut self.solver, &mut rng);
-            work.grids += 1;
-            work.fill_restarts += restarts;
-            work.fill_nanos += elapsed_nanos(started);
+            let solution = Self::fill(&mut self.solver, &mut rng, work);
             if self.holes == Holes::Exact(0) {
                 // A complete grid: nothing to dig, and one candidate per grid.
                 match Self::accept(self.difficulty, solution, solution, Symmetry::None, work) {
@@ -177,6 +173,16 @@ impl<S: Shape> Generator<S> {
             }
         }
         None
+    }
+
+    /// A complete grid from the attempt's stream, its cost added to `work`.
+    fn fill(solver: &mut Solver<S>, rng: &mut AttemptRng, work: &mut Work) -> Grid<S> {
+        let started = Instant::now();
+        let (solution, restarts) = generator::fill(solver, rng);
+        work.grids += 1;
+        work.fill_restarts += restarts;
+        work.fill_nanos += elapsed_nanos(started);
+        solution
     }
 
     /// The puzzle, rated, when it falls in the difficulty band asked for (any puzzle when
@@ -219,11 +225,7 @@ impl<S: Shape> Generator<S> {
             Holes::Minimal => S::CELLS,
         };
         for _ in 0..GRIDS_PER_ATTEMPT {
-            let started = Instant::now();
-            let (solution, restarts) = generator::fill(&mut self.solver, &mut rng);
-            work.grids += 1;
-            work.fill_restarts += restarts;
-            work.fill_nanos += elapsed_nanos(started);
+            let solution = Self::fill(&mut self.solver, &mut rng, work);
             for _ in 0..ORDERS_PER_GRID {
                 let started = Instant::now();
                 let puzzle = self.digger.dig_orbits(

@@ -219,24 +219,39 @@ impl<S: Shape> Logic<S> {
     /// a unit that lacks it.
     pub fn hidden_single(&mut self) -> Result<bool, Unsolvable> {
         let units = (2 * S::N..3 * S::N).chain(0..2 * S::N);
+        match self.find_hidden_single(units)? {
+            Some((cell, d)) => {
+                self.place(cell, d);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    /// The first hidden single in `units`: a missing digit with one place, and that place.
+    /// Fails when a missing digit has no place.
+    pub(crate) fn find_hidden_single(
+        &self,
+        units: impl Iterator<Item = usize>,
+    ) -> Result<Option<(usize, Digit)>, Unsolvable> {
         for unit in units {
+            let table = self.unit_places(unit);
             let mut missing = self.missing(unit);
             while missing != 0 {
                 let bit = missing & missing.wrapping_neg();
                 missing &= missing - 1;
-                let places = self.places(unit, bit);
+                let places = table[bit.trailing_zeros() as usize];
                 match places.count_ones() {
                     0 => return Err(Unsolvable),
                     1 => {
                         let cell = S::unit(unit)[places.trailing_zeros() as usize] as usize;
-                        self.place(cell, bit.trailing_zeros() as Digit + 1);
-                        return Ok(true);
+                        return Ok(Some((cell, bit.trailing_zeros() as Digit + 1)));
                     }
                     _ => {}
                 }
             }
         }
-        Ok(false)
+        Ok(None)
     }
 
     /// Applies the first naked pair that eliminates something.

@@ -273,11 +273,11 @@ fn se_step<S: Shape>(logic: &mut Logic<S>) -> Result<Option<SeTechnique>, Unsolv
         return Ok(Some(FullHouse));
     }
     let boxes = 2 * S::N..3 * S::N;
-    if let Some((cell, d)) = hidden_single(logic, boxes)? {
+    if let Some((cell, d)) = logic.find_hidden_single(boxes)? {
         logic.place(cell, d);
         return Ok(Some(HiddenSingleBox));
     }
-    if let Some((cell, d)) = hidden_single(logic, 0..2 * S::N)? {
+    if let Some((cell, d)) = logic.find_hidden_single(0..2 * S::N)? {
         logic.place(cell, d);
         return Ok(Some(HiddenSingleLine));
     }
@@ -390,32 +390,6 @@ fn full_house<S: Shape>(logic: &Logic<S>) -> Option<(usize, Digit)> {
         (open.next().is_none() && missing.count_ones() == 1)
             .then(|| (cell, missing.trailing_zeros() as Digit + 1))
     })
-}
-
-/// The first hidden single in `units`: a missing digit with one place. Fails when a missing
-/// digit has no place.
-fn hidden_single<S: Shape>(
-    logic: &Logic<S>,
-    units: std::ops::Range<usize>,
-) -> Result<Option<(usize, Digit)>, Unsolvable> {
-    for unit in units {
-        let table = logic.unit_places(unit);
-        let mut missing = logic.missing(unit);
-        while missing != 0 {
-            let bit = missing & missing.wrapping_neg();
-            missing &= missing - 1;
-            let places = table[bit.trailing_zeros() as usize];
-            match places.count_ones() {
-                0 => return Err(Unsolvable),
-                1 => {
-                    let cell = S::unit(unit)[places.trailing_zeros() as usize] as usize;
-                    return Ok(Some((cell, bit.trailing_zeros() as Digit + 1)));
-                }
-                _ => {}
-            }
-        }
-    }
-    Ok(None)
 }
 
 /// Calls `visit` with every `k`-subset of the set bits of `items` (as a mask) until it
