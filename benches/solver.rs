@@ -1,4 +1,4 @@
-//! Solver, fill and dig, single thread, per size.
+//! Solver, canonical forms, fill and dig, single thread, per size.
 //!
 //! Count-to-2 runs over the public sets in `../shared/data` (easy 17-clue and hard SE 11+
 //! puzzles kept apart); answers are checked once outside the timed loop.
@@ -7,6 +7,7 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use sudoku_bank::canon::Canonicalizer;
 use sudoku_bank::digger::Digger;
 use sudoku_bank::rng::attempt_rng;
 use sudoku_bank::{Engine, Grid, Holes, Nine, Shape, Sixteen, Solver, TwentyFive, generator};
@@ -42,6 +43,27 @@ fn count_to_two(c: &mut Criterion) {
             b.iter(|| {
                 for puzzle in &puzzles {
                     black_box(solver.count_solutions(black_box(puzzle), 2));
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+/// Canonical forms (`--dedup canonical`): 17-clue puzzles, and the densest hard ones.
+fn canonical_forms(c: &mut Criterion) {
+    let mut group = c.benchmark_group("canonical");
+    for (name, file) in [
+        ("17_clue", "puzzles2_17_clue"),
+        ("hardest_11+", "puzzles5_forum_hardest_1905_11+"),
+    ] {
+        let puzzles = load(file, 2000);
+        let mut canonicalizer = Canonicalizer::new();
+        group.throughput(Throughput::Elements(puzzles.len() as u64));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                for puzzle in &puzzles {
+                    black_box(canonicalizer.canonical(black_box(puzzle)));
                 }
             })
         });
@@ -102,6 +124,6 @@ fn fill_and_dig(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20);
-    targets = count_to_two, fill_and_dig
+    targets = count_to_two, canonical_forms, fill_and_dig
 }
 criterion_main!(benches);

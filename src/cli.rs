@@ -263,7 +263,11 @@ pub struct BenchArgs {
     /// does, and count the puzzles of each level.
     #[arg(long, value_name = "FILE", group = "file_bench")]
     rate: Option<PathBuf>,
-    /// Timed passes over the --solve or --rate file; the median pass is reported.
+    /// Instead of the pipeline, time canonical forms alone (as --dedup canonical computes
+    /// them) for every puzzle in FILE, and count the distinct forms.
+    #[arg(long, value_name = "FILE", group = "file_bench")]
+    canon: Option<PathBuf>,
+    /// Timed passes over the --solve, --rate or --canon file; the median pass is reported.
     #[arg(long, default_value_t = 3, value_name = "N", requires = "file_bench")]
     passes: usize,
 }
@@ -304,10 +308,11 @@ impl BenchArgs {
             length,
             seed: self.seed,
             json: self.json,
-            solver: match (self.solve, self.rate) {
-                (Some(path), _) => Some((path, FileTask::Count)),
-                (None, Some(path)) => Some((path, FileTask::Rate)),
-                (None, None) => None,
+            solver: match (self.solve, self.rate, self.canon) {
+                (Some(path), _, _) => Some((path, FileTask::Count)),
+                (_, Some(path), _) => Some((path, FileTask::Rate)),
+                (_, _, Some(path)) => Some((path, FileTask::Canon)),
+                (None, None, None) => None,
             }
             .map(|(path, task)| SolverBench {
                 path,

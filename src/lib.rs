@@ -12,6 +12,7 @@
 
 pub mod attempt;
 pub mod bank;
+pub mod canon;
 pub mod cli;
 pub mod commands;
 pub mod config;

@@ -1,5 +1,6 @@
 //! Integration tests, built as one binary.
 
+mod canon;
 mod cli;
 mod golden;
 mod props;

@@ -1,11 +1,13 @@
-//! `bench --solve FILE` and `bench --rate FILE`: the search engine alone, counting the
-//! solutions (up to two) of every puzzle of a file as `solve` does, or the rater alone, rating
-//! each as `rate` does; without reading or writing while the clock runs.
+//! `bench --solve FILE`, `bench --rate FILE` and `bench --canon FILE`: the search engine
+//! alone, counting the solutions (up to two) of every puzzle of a file as `solve` does, the
+//! rater alone, rating each as `rate` does, or canonical forms alone, as `--dedup canonical`
+//! computes them; without reading or writing while the clock runs.
 //!
 //! The puzzles are parsed and checked once before timing; each pass then counts (or rates)
 //! them all, and the median pass is reported, with the engine's branches (guesses) per puzzle
 //! or the puzzles of each level.
 
+use std::collections::HashSet;
 use std::hint::black_box;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -15,9 +17,10 @@ use anyhow::{Context, Result, anyhow, bail};
 use serde::Serialize;
 
 use super::Exit;
+use crate::canon::{self, Canonicalizer};
 use crate::grid::{Grid, text_size};
 use crate::rating::rate;
-use crate::shape::Shape;
+use crate::shape::{Shape, Size};
 use crate::solver::{Engine, Solver};
 
 /// What `bench --solve` or `bench --rate` measures.
@@ -39,6 +42,8 @@ pub enum FileTask {
     Count,
     /// Rate on the SE scale (`--rate`).
     Rate,
+    /// Compute the canonical form (`--canon`).
+    Canon,
 }
 
 /// The measurement.
@@ -67,6 +72,9 @@ pub struct SolverRow {
     /// Rating: puzzles rated easy, medium, hard and diabolical.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub levels: Option<[usize; 4]>,
+    /// Canonical forms: how many distinct ones the file holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distinct_forms: Option<usize>,
 }
 
 /// Times the engine over `config`'s file and prints the result (a table, or JSON).
@@ -90,8 +98,8 @@ pub fn bench_solver(config: &SolverBench, json: bool) -> Result<Exit> {
         serde_json::to_writer_pretty(&mut out, &[&row])?;
         writeln!(out)?;
     } else {
-        let (label, detail) = match (row.solutions, row.levels) {
-            (Some([none, one, more]), _) => (
+        let (label, detail) = match (row.solutions, row.levels, row.distinct_forms) {
+            (Some([none, one, more]), _, _) => (
                 "branches/p  solutions 0/1/2+",
                 format!(
                     "{:>10.2} {:>17}",
@@ -99,10 +107,11 @@ pub fn bench_solver(config: &SolverBench, json: bool) -> Result<Exit> {
                     format!("{none}/{one}/{more}")
                 ),
             ),
-            (_, Some([easy, medium, hard, diabolical])) => (
+            (_, Some([easy, medium, hard, diabolical]), _) => (
                 "easy/medium/hard/diabolical",
                 format!("{easy}/{medium}/{hard}/{diabolical}"),
             ),
+            (_, _, Some(forms)) => ("distinct forms", forms.to_string()),
             _ => ("", String::new()),
         };
         writeln!(
@@ -135,10 +144,16 @@ fn measure<S: Shape>(
             Grid::<S>::parse(text).map_err(|e| anyhow!("{name}: line {line}: {e}"))
         })
         .collect::<Result<Vec<_>>>()?;
+    if config.task == FileTask::Canon {
+        canon::supported(Size::from_n(S::N).expect("a size"))
+            .map_err(|e| anyhow!("{name}: {e}"))?;
+    }
     let mut solver = Solver::<S>::new();
+    let mut canonicalizer = Canonicalizer::new();
     // One untimed pass: the answers, and a warm engine.
     let mut solutions = [0; 3];
     let mut levels = [0; 4];
+    let mut forms = HashSet::new();
     for (puzzle, &(line, _)) in puzzles.iter().zip(lines) {
         match config.task {
             FileTask::Count => solutions[solver.count_solutions(puzzle, 2)] += 1,
@@ -146,6 +161,9 @@ fn measure<S: Shape>(
                 let rating = rate(puzzle)
                     .map_err(|_| anyhow!("{name}: line {line}: the puzzle has no solution"))?;
                 levels[rating.level() as usize] += 1;
+            }
+            FileTask::Canon => {
+                forms.insert(canonicalizer.canonical(puzzle));
             }
         }
     }
@@ -160,6 +178,9 @@ fn measure<S: Shape>(
                     }
                     FileTask::Rate => {
                         let _ = black_box(rate(black_box(puzzle)));
+                    }
+                    FileTask::Canon => {
+                        black_box(canonicalizer.canonical(black_box(puzzle)));
                     }
                 }
             }
@@ -181,6 +202,7 @@ fn measure<S: Shape>(
         branches_per_puzzle: counting
             .then(|| (solver.branches() - branches) as f64 / (n * config.passes as f64)),
         solutions: counting.then_some(solutions),
-        levels: (!counting).then_some(levels),
+        levels: (config.task == FileTask::Rate).then_some(levels),
+        distinct_forms: (config.task == FileTask::Canon).then_some(forms.len()),
     })
 }

@@ -1,0 +1,426 @@
+//! Canonical forms: one representative for every puzzle equivalent under the Sudoku group.
+//!
+//! Two puzzles are the same puzzle to a solver when one becomes the other by relabelling
+//! digits, transposing, permuting bands, stacks, rows within a band or columns within a
+//! stack. The canonical form of a puzzle is the lexicographically smallest text (`.` before
+//! `1` before `2` …) over that whole group: for 9×9, 9! × 2 × 6⁸ transformations.
+//!
+//! For a fixed arrangement of cells, the smallest relabelling numbers digits in order of
+//! first appearance, so the search is over arrangements only. It builds the output row by
+//! row, depth first, and keeps the smallest text seen so far: a row choice whose row is
+//! larger than that text's row is cut at once. Columns are not enumerated. They are an
+//! ordered partition refined by each row placed: columns (and whole stacks) that every row
+//! so far leaves empty are still interchangeable, and the smallest row sorts the rest, so
+//! the only column choices ever branched on are the orders of digits that appear for the
+//! first time in the same block, which give the same row and different labellings.
+//!
+//! Canonical forms are computed for 4×4 and 9×9. For 16×16 and 25×25 the search has no
+//! bound this module can promise (the group of 16×16 alone has 16! × 2 × 24¹⁰ elements, and
+//! a sparse puzzle ties many of them row after row), and two random puzzles of those sizes
+//! are equivalent with vanishing probability, so [`supported`] refuses them.
+
+use std::cmp::Ordering;
+
+use crate::grid::Grid;
+use crate::hash::puzzle_id_hex;
+use crate::shape::{Shape, Size};
+
+/// The largest side handled: 9.
+const MAX_N: usize = 9;
+/// A digit's rank while its row is sorted, before it is given a label: after every label.
+const NEW: u8 = u8::MAX;
+
+/// `Ok` when canonical forms are computed for grids of `size`; otherwise why not.
+pub fn supported(size: Size) -> Result<(), String> {
+    if size.n() <= MAX_N {
+        Ok(())
+    } else {
+        Err(format!(
+            "canonical forms are computed for 4×4 and 9×9 only: for {n}×{n} no pruned search \
+             with a bounded cost is known here, and two random {n}×{n} puzzles are equivalent \
+             with vanishing probability, so use --dedup exact",
+            n = size.n()
+        ))
+    }
+}
+
+/// The canonical form of `grid`: the smallest text of any grid equivalent to it. `None` for
+/// sizes past 9×9 (see [`supported`]).
+/// For many puzzles, keep a [`Canonicalizer`] instead: it reuses its buffers.
+pub fn canonical<S: Shape>(grid: &Grid<S>) -> Option<Grid<S>> {
+    Canonicalizer::new().canonical(grid)
+}
+
+/// The `canon_id` of `grid`: [`crate::hash::puzzle_id`] of its canonical text, 16 hex digits.
+pub fn canon_id<S: Shape>(grid: &Grid<S>) -> Option<String> {
+    canonical(grid).map(|canon| puzzle_id_hex(canon.to_string()))
+}
+
+type Row = [u8; MAX_N];
+
+/// Computes canonical forms, keeping its buffers from one puzzle to the next: keep one per
+/// thread. The search holds every arrangement whose rows so far are the smallest possible
+/// (the ties), and extends them all by one row at a time.
+#[derive(Debug, Default)]
+pub struct Canonicalizer {
+    ties: Vec<Node>,
+    next: Vec<Node>,
+}
+
+impl Canonicalizer {
+    /// A canonicalizer with empty buffers.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The canonical form of `grid`: the smallest text of any grid equivalent to it. `None`
+    /// for sizes past 9×9 (see [`supported`]).
+    pub fn canonical<S: Shape>(&mut self, grid: &Grid<S>) -> Option<Grid<S>> {
+        if S::N > MAX_N {
+            return None;
+        }
+        let mut rows = [[0u8; MAX_N]; MAX_N];
+        for (cell, &digit) in grid.digits().iter().enumerate() {
+            rows[cell / S::N][cell % S::N] = digit;
+        }
+        let search = Search::new(S::BOX, rows);
+        self.ties.clear();
+        self.ties.extend([search.root(0), search.root(1)]);
+        let mut digits = [0u8; MAX_N * MAX_N];
+        for (depth, out) in digits.chunks_exact_mut(S::N).take(S::N).enumerate() {
+            let row = search.extend(depth, &self.ties, &mut self.next);
+            out.copy_from_slice(&row[..S::N]);
+            std::mem::swap(&mut self.ties, &mut self.next);
+        }
+        Grid::from_digits(&digits[..S::CELLS])
+    }
+}
+
+/// The grid in both orientations.
+struct Search {
+    b: usize,
+    n: usize,
+    /// The puzzle in each orientation: as given, then transposed.
+    grids: [[Row; MAX_N]; 2],
+}
+
+/// One arrangement of the rows placed so far, and what is still open.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// The orientation: 0 as given, 1 transposed.
+    grid: u8,
+    /// Output position → source column.
+    cols: [u8; MAX_N],
+    /// Bit `p`: position `p` is still interchangeable with position `p − 1`.
+    tied_cols: u16,
+    /// Bit `s`: stack slot `s` is still interchangeable with slot `s − 1` (both stacks empty
+    /// in every row placed, their columns tied).
+    tied_stacks: u16,
+    /// Source digit → label, 0 for none yet.
+    labels: [u8; MAX_N + 1],
+    /// The next label to give.
+    next_label: u8,
+    /// Source rows placed.
+    used_rows: u16,
+    /// The source band of the output band being filled.
+    band: u8,
+}
+
+/// A run of interchangeable items whose order is still to be chosen: positions, or stack
+/// slots, `start..start + len`.
+#[derive(Clone, Copy, Default)]
+struct Tie {
+    stacks: bool,
+    start: u8,
+    len: u8,
+}
+
+/// The ties one row leaves to branch on: at most one per column block or stack group.
+#[derive(Default)]
+struct Ties {
+    list: [Tie; MAX_N],
+    len: usize,
+}
+
+impl Ties {
+    fn push(&mut self, tie: Tie) {
+        if tie.len > 1 {
+            self.list[self.len] = tie;
+            self.len += 1;
+        }
+    }
+}
+
+impl Search {
+    fn new(b: usize, rows: [Row; MAX_N]) -> Self {
+        let n = b * b;
+        let mut transposed = [[0u8; MAX_N]; MAX_N];
+        for (r, row) in rows.iter().enumerate().take(n) {
+            for (c, &digit) in row.iter().enumerate().take(n) {
+                transposed[c][r] = digit;
+            }
+        }
+        Search {
+            b,
+            n,
+            grids: [rows, transposed],
+        }
+    }
+
+    /// Orientation `grid` with nothing placed: every stack slot interchangeable with the one
+    /// before, every column with the one before it in its stack.
+    fn root(&self, grid: u8) -> Node {
+        let mut cols = [0u8; MAX_N];
+        for (p, col) in cols.iter_mut().enumerate().take(self.n) {
+            *col = p as u8;
+        }
+        let stack_starts: u16 = (0..self.n).step_by(self.b).map(|p| 1u16 << p).sum();
+        Node {
+            grid,
+            cols,
+            tied_cols: ((1u16 << self.n) - 1) & !stack_starts,
+            tied_stacks: ((1u16 << self.b) - 1) & !1,
+            labels: [0; MAX_N + 1],
+            next_label: 1,
+            used_rows: 0,
+            band: 0,
+        }
+    }
+
+    /// Places output row `depth` under every node of `ties`: tries every source row each
+    /// allows, keeps the smallest row any gives, and fills `next` with every arrangement
+    /// that gives it, one per order of its tied new digits. Returns that row.
+    fn extend(&self, depth: usize, ties: &[Node], next: &mut Vec<Node>) -> Row {
+        let (b, n) = (self.b, self.n);
+        next.clear();
+        let mut best = [u8::MAX; MAX_N];
+        for node in ties {
+            let candidates: u16 = if depth % b == 0 {
+                // A new band: any row of a band not used yet.
+                (0..b)
+                    .filter(|band| node.used_rows >> (band * b) & 1 == 0)
+                    .map(|band| ((1u16 << b) - 1) << (band * b))
+                    .sum()
+            } else {
+                (((1u16 << b) - 1) << (node.band as usize * b)) & !node.used_rows
+            };
+            for r in (0..n).filter(|r| candidates >> r & 1 != 0) {
+                let source = &self.grids[node.grid as usize][r];
+                let mut child = *node;
+                child.used_rows |= 1 << r;
+                child.band = (r / b) as u8;
+                let mut open = Ties::default();
+                let row = self.refine(source, &mut child, &mut open);
+                match row[..n].cmp(&best[..n]) {
+                    Ordering::Greater => continue,
+                    Ordering::Less => {
+                        best = row;
+                        next.clear();
+                    }
+                    Ordering::Equal => {}
+                }
+                self.branch(source, &mut child, &open.list[..open.len], next);
+            }
+        }
+        best
+    }
+
+    /// Runs through every order of the items of each tie and adds to `out` the node of
+    /// each, its new digits labelled in the order it gives them.
+    fn branch(&self, source: &Row, node: &mut Node, ties: &[Tie], out: &mut Vec<Node>) {
+        let Some((tie, rest)) = ties.split_first() else {
+            let mut child = *node;
+            for &col in &child.cols[..self.n] {
+                let digit = source[col as usize] as usize;
+                if digit != 0 && child.labels[digit] == 0 {
+                    child.labels[digit] = child.next_label;
+                    child.next_label += 1;
+                }
+            }
+            out.push(child);
+            return;
+        };
+        self.permute(source, node, *tie, 0, rest, out);
+    }
+
+    /// Every order of `tie`'s items from its `k`-th on, each followed by the other ties.
+    fn permute(
+        &self,
+        source: &Row,
+        node: &mut Node,
+        tie: Tie,
+        k: usize,
+        rest: &[Tie],
+        out: &mut Vec<Node>,
+    ) {
+        if k + 1 >= tie.len as usize {
+            self.branch(source, node, rest, out);
+            return;
+        }
+        let start = tie.start as usize;
+        for j in k..tie.len as usize {
+            self.swap(node, tie.stacks, start + k, start + j);
+            self.permute(source, node, tie, k + 1, rest, out);
+            self.swap(node, tie.stacks, start + k, start + j);
+        }
+    }
+
+    /// Swaps two positions, or two stack slots with all their columns.
+    fn swap(&self, node: &mut Node, stacks: bool, i: usize, j: usize) {
+        if i == j {
+            return;
+        }
+        if stacks {
+            for k in 0..self.b {
+                node.cols.swap(i * self.b + k, j * self.b + k);
+            }
+        } else {
+            node.cols.swap(i, j);
+        }
+    }
+
+    /// Places source row `row` under `node`: sorts every block of interchangeable columns
+    /// and every group of interchangeable stacks to give the smallest row, updates the ties
+    /// in `node` and records in `ties` the orders still to branch on. Returns the row, with
+    /// its new digits labelled in order.
+    fn refine(&self, row: &Row, node: &mut Node, ties: &mut Ties) -> Row {
+        let (b, n) = (self.b, self.n);
+        let rank = |labels: &[u8; MAX_N + 1], col: u8| match row[col as usize] {
+            0 => 0,
+            digit => match labels[digit as usize] {
+                0 => NEW,
+                label => label,
+            },
+        };
+        let mut s = 0;
+        while s < b {
+            // The group of stack slots s..e, interchangeable so far.
+            let mut e = s + 1;
+            while e < b && node.tied_stacks >> e & 1 != 0 {
+                e += 1;
+            }
+            if e - s > 1 {
+                // Sort each stack's columns, then the stacks by their sorted ranks.
+                let mut keys = [[0u8; 3]; 3];
+                let mut stacks = [[0u8; 3]; 3];
+                for (k, slot) in (s..e).enumerate() {
+                    let mut cols = [0u8; 3];
+                    cols[..b].copy_from_slice(&node.cols[slot * b..slot * b + b]);
+                    cols[..b].sort_unstable_by_key(|&c| rank(&node.labels, c));
+                    stacks[k] = cols;
+                    for i in 0..b {
+                        keys[k][i] = rank(&node.labels, cols[i]);
+                    }
+                }
+                let mut order = [0usize, 1, 2];
+                order[..e - s].sort_by_key(|&k| keys[k]);
+                let mut k = 0;
+                while k < e - s {
+                    let key = keys[order[k]];
+                    let mut same = k + 1;
+                    while same < e - s && keys[order[same]] == key {
+                        same += 1;
+                    }
+                    for (slot, &stack) in (s + k..s + same).zip(&order[k..same]) {
+                        node.cols[slot * b..slot * b + b].copy_from_slice(&stacks[stack][..b]);
+                        if key[b - 1] != 0 {
+                            // Not empty in this row: the stack stands apart from the others.
+                            node.tied_stacks &= !(1 << slot);
+                            Self::tie_stack(node, slot * b, &key[..b], ties);
+                        }
+                    }
+                    if key[b - 1] != 0 {
+                        ties.push(Tie {
+                            stacks: true,
+                            start: (s + k) as u8,
+                            len: (same - k) as u8,
+                        });
+                    }
+                    k = same;
+                }
+            } else {
+                // One stack in place: sort each block of its interchangeable columns.
+                let mut p = s * b;
+                while p < s * b + b {
+                    let mut q = p + 1;
+                    while q < s * b + b && node.tied_cols >> q & 1 != 0 {
+                        q += 1;
+                    }
+                    if q - p > 1 {
+                        node.cols[p..q].sort_unstable_by_key(|&c| rank(&node.labels, c));
+                        let mut block = [0u8; MAX_N];
+                        for (i, &c) in node.cols[p..q].iter().enumerate() {
+                            block[i] = rank(&node.labels, c);
+                        }
+                        Self::tie_block(node, p, &block[..q - p], ties);
+                    }
+                    p = q;
+                }
+            }
+            s = e;
+        }
+        let mut out = [0u8; MAX_N];
+        let mut next = node.next_label;
+        for (p, value) in out.iter_mut().enumerate().take(n) {
+            *value = match rank(&node.labels, node.cols[p]) {
+                NEW => {
+                    next += 1;
+                    next - 1
+                }
+                r => r,
+            };
+        }
+        out
+    }
+
+    /// The ties left in the stack at `start` whose sorted ranks are `ranks`, all its columns
+    /// having been interchangeable before.
+    fn tie_stack(node: &mut Node, start: usize, ranks: &[u8], ties: &mut Ties) {
+        let all = ((1u16 << ranks.len()) - 1) << start;
+        node.tied_cols |= all & !(1 << start);
+        Self::tie_block(node, start, ranks, ties);
+    }
+
+    /// The ties left in the block of columns at `start` after sorting it by `ranks`: its
+    /// empty columns stay interchangeable, each labelled one stands alone, and its new ones
+    /// stand alone once an order is chosen for them.
+    fn tie_block(node: &mut Node, start: usize, ranks: &[u8], ties: &mut Ties) {
+        let mut new = 0;
+        for (i, &rank) in ranks.iter().enumerate() {
+            if rank != 0 {
+                node.tied_cols &= !(1 << (start + i));
+            }
+            if rank == NEW {
+                new += 1;
+            }
+        }
+        ties.push(Tie {
+            stacks: false,
+            start: (start + ranks.len() - new) as u8,
+            len: new as u8,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::{Four, Nine};
+
+    #[test]
+    fn sizes_past_nine_are_refused() {
+        assert!(supported(Size::Four).is_ok() && supported(Size::Nine).is_ok());
+        let err = supported(Size::Sixteen).unwrap_err();
+        assert!(
+            err.contains("16×16") && err.contains("--dedup exact"),
+            "{err}"
+        );
+        assert!(canonical(&Grid::<crate::shape::Sixteen>::empty()).is_none());
+    }
+
+    #[test]
+    fn the_empty_grid_is_its_own_form() {
+        assert_eq!(canonical(&Grid::<Nine>::empty()), Some(Grid::empty()));
+        assert_eq!(canonical(&Grid::<Four>::empty()), Some(Grid::empty()));
+    }
+}
