@@ -30,7 +30,8 @@ fn batches(c: &mut Criterion) {
             );
             group.bench_function(id, |b| {
                 b.iter(|| {
-                    let mut sink = BankWriter::new(io::sink(), &job.generation).expect("sink");
+                    let mut sink =
+                        BankWriter::new(io::sink(), &job.generation, job.dedup).expect("sink");
                     pipeline::run(
                         &job,
                         pipeline::Existing::default(),

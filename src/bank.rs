@@ -10,8 +10,9 @@ use anyhow::{anyhow, bail};
 use serde::{Deserialize, Serialize};
 
 use crate::attempt::Puzzle;
-use crate::config::Generation;
-use crate::hash::{dedup_key, puzzle_id_digits, puzzle_id_hex};
+use crate::config::{Dedup, Generation};
+use crate::dedup::Keyer;
+use crate::hash::{puzzle_id_digits, puzzle_id_hex};
 use crate::input::CsvProblem;
 use crate::shape::Shape;
 use crate::symmetry::Symmetry;
@@ -27,15 +28,21 @@ pub const SYMMETRY_COLUMN: &str = "symmetry";
 /// The columns a bank made with a difficulty band adds: each puzzle's SE rating and level.
 pub const RATING_COLUMNS: [&str; 2] = ["rating", "level"];
 
-/// The header `generate` writes for `generation`: [`COLUMNS`], then [`SYMMETRY_COLUMN`] when
-/// a symmetry was asked for, then [`RATING_COLUMNS`] when a difficulty band was.
-pub fn header(generation: &Generation) -> impl Iterator<Item = &'static str> {
+/// The column a bank deduplicated by canonical form adds: the stable hash of the puzzle's
+/// canonical text ([`crate::dedup`]), the same for every equivalent puzzle.
+pub const CANON_COLUMN: &str = "canon_id";
+
+/// The header `generate` writes for `generation` under `dedup`: [`COLUMNS`], then
+/// [`SYMMETRY_COLUMN`] when a symmetry was asked for, [`RATING_COLUMNS`] when a difficulty
+/// band was, and [`CANON_COLUMN`] under canonical dedup.
+pub fn header(generation: &Generation, dedup: Dedup) -> impl Iterator<Item = &'static str> {
     let symmetric = generation.symmetry != Symmetry::None;
     let rated = generation.difficulty.is_some();
     COLUMNS
         .into_iter()
         .chain(symmetric.then_some(SYMMETRY_COLUMN))
         .chain(RATING_COLUMNS.into_iter().filter(move |_| rated))
+        .chain((dedup == Dedup::Canonical).then_some(CANON_COLUMN))
 }
 
 /// An SE rating in tenths as text: `2.6`.
@@ -71,6 +78,9 @@ pub struct Row {
     /// The level of that rating.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub level: Option<String>,
+    /// The hash of the canonical form, in banks deduplicated by it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub canon_id: Option<String>,
 }
 
 impl Row {
@@ -90,7 +100,17 @@ impl Row {
             symmetry: (puzzle.symmetry != Symmetry::None).then_some(puzzle.symmetry),
             rating: puzzle.rating.map(|r| tenths_text(r.reported_tenths())),
             level: puzzle.rating.map(|r| r.level().name().to_owned()),
+            canon_id: None,
         }
+    }
+
+    /// The row with the `canon_id` column that canonical dedup gives it.
+    pub fn keyed<S: Shape>(mut self, puzzle: &Puzzle<S>, dedup: Dedup) -> Row {
+        self.canon_id = Keyer::new(dedup)
+            .key(&puzzle.puzzle)
+            .canon_id
+            .map(|id| String::from_utf8_lossy(&id).into_owned());
+        self
     }
 }
 
@@ -99,25 +119,30 @@ impl Row {
 /// reused from row to row. No field of a row can need quoting (hex digits, decimal numbers
 /// and grid text), so a line is its fields joined by commas: the same bytes as the csv
 /// crate writes for the [`Row`], which a test checks.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct RowFormatter {
     puzzle: Vec<u8>,
     solution: Vec<u8>,
+    keyer: Keyer,
 }
 
 /// One formatted row: its CSV line and the dedup key of its puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
-    /// [`crate::hash::dedup_key`] of the puzzle's text.
+    /// The puzzle's dedup key ([`crate::dedup`]).
     pub key: u128,
     /// The row, as CSV, with its line ending.
     pub bytes: Vec<u8>,
 }
 
 impl RowFormatter {
-    /// A formatter with empty buffers.
-    pub fn new() -> Self {
-        Self::default()
+    /// A formatter with empty buffers, keying puzzles under `dedup`.
+    pub fn new(dedup: Dedup) -> Self {
+        RowFormatter {
+            puzzle: Vec::new(),
+            solution: Vec::new(),
+            keyer: Keyer::new(dedup),
+        }
     }
 
     /// The line of `made`, produced by attempt `index` of the batch seeded `seed`.
@@ -155,9 +180,14 @@ impl RowFormatter {
             bytes.push(b',');
             bytes.extend_from_slice(rating.level().name().as_bytes());
         }
+        let key = self.keyer.key(&made.puzzle);
+        if let Some(canon_id) = key.canon_id {
+            bytes.push(b',');
+            bytes.extend_from_slice(&canon_id);
+        }
         bytes.push(b'\n');
         Line {
-            key: dedup_key(&self.puzzle),
+            key: key.key,
             bytes,
         }
     }
@@ -170,9 +200,18 @@ pub struct BankWriter<W: Write> {
 }
 
 impl<W: Write> BankWriter<W> {
-    /// A writer that has written the header row of a bank of `generation` to `out`.
-    pub fn new(mut out: W, generation: &Generation) -> io::Result<Self> {
-        out.write_all(&csv_record(|csv| csv.write_record(header(generation)))?)?;
+    /// A writer that has written the header row of a bank of `generation` under `dedup`
+    /// to `out`.
+    pub fn new(out: W, generation: &Generation, dedup: Dedup) -> io::Result<Self> {
+        Self::with_header(out, header(generation, dedup))
+    }
+
+    /// A writer that has written the header row `columns` to `out`.
+    pub fn with_header<'c>(
+        mut out: W,
+        columns: impl IntoIterator<Item = &'c str>,
+    ) -> io::Result<Self> {
+        out.write_all(&csv_record(|csv| csv.write_record(columns))?)?;
         Ok(BankWriter { out })
     }
 
@@ -189,6 +228,12 @@ impl<W: Write> BankWriter<W> {
     /// Appends one line made by a [`RowFormatter`].
     pub fn write_line(&mut self, line: &Line) -> io::Result<()> {
         self.out.write_all(&line.bytes)
+    }
+
+    /// Appends one row read from another bank, field by field.
+    pub fn write_record(&mut self, record: &csv::StringRecord) -> io::Result<()> {
+        self.out
+            .write_all(&csv_record(|csv| csv.write_record(record))?)
     }
 
     /// Flushes everything written and hands back the output. Always call it: dropping the
@@ -228,6 +273,8 @@ pub struct BankReader<R: Read> {
     symmetry_at: Option<usize>,
     /// Where the optional `rating` and `level` columns are.
     rating_at: Option<(usize, usize)>,
+    /// Where the optional `canon_id` column is.
+    canon_at: Option<usize>,
     header: csv::StringRecord,
 }
 
@@ -275,13 +322,20 @@ impl<R: Read> BankReader<R> {
                 .iter()
                 .position(|h| h == RATING_COLUMNS[0])
                 .zip(header.iter().position(|h| h == RATING_COLUMNS[1])),
+            canon_at: header.iter().position(|h| h == CANON_COLUMN),
             header,
         })
     }
 
-    /// True when the header is exactly the one `generate` writes for `generation`.
-    pub fn has_header_of(&self, generation: &Generation) -> bool {
-        self.header.iter().eq(header(generation))
+    /// True when the header is exactly the one `generate` writes for `generation` under
+    /// `dedup`.
+    pub fn has_header_of(&self, generation: &Generation, dedup: Dedup) -> bool {
+        self.header.iter().eq(header(generation, dedup))
+    }
+
+    /// The name the bank was opened under.
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     /// The header as read.
@@ -316,6 +370,11 @@ impl<R: Read> BankReader<R> {
     pub fn rating<'r>(&self, record: &'r csv::StringRecord) -> Option<(&'r str, &'r str)> {
         self.rating_at
             .map(|(r, l)| (record.get(r).unwrap_or(""), record.get(l).unwrap_or("")))
+    }
+
+    /// The `canon_id` column of `record`, when the bank has one.
+    pub fn canon_id<'r>(&self, record: &'r csv::StringRecord) -> Option<&'r str> {
+        self.canon_at.map(|at| record.get(at).unwrap_or(""))
     }
 
     /// The `symmetry` column of `record`, when the bank has one.
@@ -378,7 +437,7 @@ mod tests {
             .unwrap();
         let row = Row::new(&puzzle, 1, 0);
         assert_eq!((row.holes, row.clues, row.size), (40, 41, 9));
-        let mut writer = BankWriter::new(Vec::new(), &nine(40)).unwrap();
+        let mut writer = BankWriter::new(Vec::new(), &nine(40), Dedup::Exact).unwrap();
         writer.write(&row).unwrap();
         let text = String::from_utf8(writer.finish().unwrap()).unwrap();
         let mut lines = text.lines();
@@ -390,8 +449,8 @@ mod tests {
         assert_eq!(lines.next(), Some(expected.as_str()));
         assert!(text.ends_with('\n') && !text.contains('\r'));
         // The workers' formatted line is the same bytes.
-        let mut fast = BankWriter::new(Vec::new(), &nine(40)).unwrap();
-        let line = RowFormatter::new().line(&puzzle, 1, 0);
+        let mut fast = BankWriter::new(Vec::new(), &nine(40), Dedup::Exact).unwrap();
+        let line = RowFormatter::new(Dedup::Exact).line(&puzzle, 1, 0);
         assert_eq!(line.key, crate::hash::dedup_key(&row.puzzle));
         fast.write_line(&line).unwrap();
         assert_eq!(String::from_utf8(fast.finish().unwrap()).unwrap(), text);
@@ -405,24 +464,58 @@ mod tests {
             .unwrap();
         let row = Row::new(&puzzle, 1, 0);
         assert_eq!(row.symmetry, Some(Symmetry::Rot90));
-        let mut slow = BankWriter::new(Vec::new(), &generation).unwrap();
+        let mut slow = BankWriter::new(Vec::new(), &generation, Dedup::Exact).unwrap();
         slow.write(&row).unwrap();
         let text = String::from_utf8(slow.finish().unwrap()).unwrap();
         assert!(text.starts_with("id,size,holes,clues,puzzle,solution,seed,index,symmetry\n"));
         assert!(text.ends_with(",1,0,rot90\n"), "{text}");
-        let mut fast = BankWriter::new(Vec::new(), &generation).unwrap();
-        fast.write_line(&RowFormatter::new().line(&puzzle, 1, 0))
+        let mut fast = BankWriter::new(Vec::new(), &generation, Dedup::Exact).unwrap();
+        fast.write_line(&RowFormatter::new(Dedup::Exact).line(&puzzle, 1, 0))
             .unwrap();
         assert_eq!(String::from_utf8(fast.finish().unwrap()).unwrap(), text);
         let reader = BankReader::new("b", text.as_bytes()).unwrap();
-        assert!(reader.has_header_of(&generation) && !reader.has_header_of(&nine(40)));
+        assert!(
+            reader.has_header_of(&generation, Dedup::Exact)
+                && !reader.has_header_of(&nine(40), Dedup::Exact)
+        );
+    }
+
+    #[test]
+    fn canonical_banks_have_a_canon_id_column() {
+        let puzzle = Generator::<Nine>::new(Holes::Exact(40))
+            .attempt(1, 0, &mut Work::default())
+            .unwrap();
+        let row = Row::new(&puzzle, 1, 0).keyed(&puzzle, Dedup::Canonical);
+        let canon = crate::canon::canonical(&puzzle.puzzle).unwrap().to_string();
+        assert_eq!(row.canon_id, Some(puzzle_id_hex(&canon)));
+        let mut slow = BankWriter::new(Vec::new(), &nine(40), Dedup::Canonical).unwrap();
+        slow.write(&row).unwrap();
+        let text = String::from_utf8(slow.finish().unwrap()).unwrap();
+        assert!(text.starts_with("id,size,holes,clues,puzzle,solution,seed,index,canon_id\n"));
+        let mut fast = BankWriter::new(Vec::new(), &nine(40), Dedup::Canonical).unwrap();
+        let line = RowFormatter::new(Dedup::Canonical).line(&puzzle, 1, 0);
+        assert_eq!(line.key, crate::hash::dedup_key(&canon));
+        fast.write_line(&line).unwrap();
+        assert_eq!(String::from_utf8(fast.finish().unwrap()).unwrap(), text);
+        let mut reader = BankReader::new("b", text.as_bytes()).unwrap();
+        assert!(reader.has_header_of(&nine(40), Dedup::Canonical));
+        let mut record = csv::StringRecord::new();
+        assert!(matches!(reader.read(&mut record).unwrap(), Next::Row));
+        assert_eq!(reader.canon_id(&record), row.canon_id.as_deref());
+        // A record written back is the same line.
+        let mut copy = BankWriter::continuing(Vec::new());
+        copy.write_record(&record).unwrap();
+        assert_eq!(
+            String::from_utf8(copy.finish().unwrap()).unwrap(),
+            text.lines().nth(1).unwrap().to_owned() + "\n"
+        );
     }
 
     #[test]
     fn columns_are_found_by_name() {
         let text = "extra,index,seed,solution,puzzle,clues,holes,size,id\nx,7,1,s,p,c,h,9,i\n";
         let mut reader = BankReader::new("b.csv", text.as_bytes()).unwrap();
-        assert!(!reader.has_header_of(&nine(40)));
+        assert!(!reader.has_header_of(&nine(40), Dedup::Exact));
         let mut record = csv::StringRecord::new();
         assert!(matches!(reader.read(&mut record).unwrap(), Next::Row));
         assert_eq!(reader.field(&record, Column::Index), "7");
@@ -450,7 +543,7 @@ mod tests {
         assert!(
             BankReader::new("b", standard.as_bytes())
                 .unwrap()
-                .has_header_of(&nine(50))
+                .has_header_of(&nine(50), Dedup::Exact)
         );
     }
 }

@@ -8,9 +8,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::commands::{BenchConfig, FileTask, Length, SolveInput, SolverBench};
+use crate::commands::{BenchConfig, FileTask, Length, MergeConfig, SolveInput, SolverBench};
 use crate::config::{
-    Continue, Dedup, GenerateConfig, Generation, Given, Holes, Job, Mode, Output, Report,
+    Continue, Dedup, GenerateConfig, Generation, Given, Holes, Job, Mode, Output, Report, Shard,
 };
 use crate::error::ConfigError;
 use crate::rating::{Band, Level};
@@ -37,6 +37,16 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Measure grids/s and puzzles/s of the pipeline, per size and thread count.
     Bench(BenchArgs),
+    /// Merge banks into one, keeping the first of each puzzle; shards of one batch are
+    /// merged by attempt index, which rebuilds the one-machine bank.
+    ///
+    /// Inputs must have the same columns and size. Banks whose manifests say they are the
+    /// shards of one batch (generate --shard K/N, same seed and parameters, all N of them)
+    /// are merged in attempt-index order: the first C rows are then byte for byte those of
+    /// generate --count C on one machine, as long as no shard ran out of rows first. Other
+    /// banks follow in argument order, rows in order. Writes OUT and its manifest OUT.json,
+    /// which lists the inputs.
+    Merge(MergeArgs),
     /// Print the row that `generate` writes for one attempt of a seeded batch.
     Reproduce(ReproduceArgs),
     /// Re-check a bank: every row's puzzle, solution, counts, id, uniqueness and order.
@@ -146,9 +156,19 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "force"])]
     append: Option<PathBuf>,
     /// How duplicate puzzles are treated: exact drops a puzzle whose text was already
-    /// written; none keeps every one. [default: exact]
+    /// written; canonical also drops one equivalent to a written one (by relabelling digits,
+    /// transposing, or permuting bands, stacks, rows in a band, columns in a stack) and adds
+    /// a canon_id column (4×4 and 9×9); none keeps every one. [default: exact]
     #[arg(long, value_enum)]
     dedup: Option<DedupArg>,
+    /// Run only shard K of N of the batch: the attempts whose index i has i mod N = K, so N
+    /// machines with the same seed and parameters split one batch, and `merge` of their
+    /// banks gives the one-machine bank. `slurm` takes K and N from a Slurm job array
+    /// (SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN, SLURM_ARRAY_TASK_COUNT); `k8s/N` takes K
+    /// from a Kubernetes Indexed Job (JOB_COMPLETION_INDEX). --count and --max-attempts are
+    /// the shard's own.
+    #[arg(long, value_name = "K/N|slurm|k8s/N")]
+    shard: Option<ShardArg>,
     /// Attempts allowed before giving up short of --count (exit 1). [default: 100 × count +
     /// 1000]
     #[arg(long, value_name = "N")]
@@ -169,8 +189,80 @@ pub struct GenerateArgs {
 pub enum DedupArg {
     /// Drop puzzles whose text was already written.
     Exact,
+    /// Drop puzzles equivalent to one already written; add a canon_id column.
+    Canonical,
     /// Keep every puzzle.
     None,
+}
+
+impl From<DedupArg> for Dedup {
+    fn from(arg: DedupArg) -> Dedup {
+        match arg {
+            DedupArg::Exact => Dedup::Exact,
+            DedupArg::Canonical => Dedup::Canonical,
+            DedupArg::None => Dedup::None,
+        }
+    }
+}
+
+/// `--shard` as written: the shard itself, or where to find it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShardArg {
+    /// `K/N`.
+    Given(Shard),
+    /// `slurm`: from the job array's environment.
+    Slurm,
+    /// `k8s/N`: K from the Indexed Job's environment.
+    Kubernetes(u64),
+}
+
+impl std::str::FromStr for ShardArg {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let count = |n: &str| {
+            n.parse::<u64>()
+                .map_err(|_| format!("{n:?} in {text:?} is not a shard count"))
+        };
+        match text.split_once('/') {
+            None if text == "slurm" => Ok(ShardArg::Slurm),
+            Some(("k8s", n)) => Ok(ShardArg::Kubernetes(count(n)?)),
+            Some((k, n)) => {
+                let k = k
+                    .parse::<u64>()
+                    .map_err(|_| format!("{k:?} in {text:?} is not a shard number"))?;
+                Shard::new(k, count(n)?)
+                    .map(ShardArg::Given)
+                    .map_err(|e| e.to_string())
+            }
+            None => Err(format!(
+                "{text:?} is not a shard: write K/N (e.g. 0/4), slurm, or k8s/N"
+            )),
+        }
+    }
+}
+
+impl ShardArg {
+    /// The shard, reading the environment through `var` where asked to.
+    pub fn resolve(self, var: impl Fn(&str) -> Option<String>) -> Result<Shard, ConfigError> {
+        let number = |name: &str| -> Result<u64, ConfigError> {
+            let value = var(name)
+                .ok_or_else(|| ConfigError::ShardEnvironment(format!("{name} is not set")))?;
+            value.trim().parse().map_err(|_| {
+                ConfigError::ShardEnvironment(format!("{name}={value:?} is not a whole number"))
+            })
+        };
+        match self {
+            ShardArg::Given(shard) => Ok(shard),
+            ShardArg::Slurm => {
+                let id = number("SLURM_ARRAY_TASK_ID")?;
+                let min = number("SLURM_ARRAY_TASK_MIN").unwrap_or(0);
+                let count = number("SLURM_ARRAY_TASK_COUNT")?;
+                Shard::new(id.saturating_sub(min), count)
+            }
+            ShardArg::Kubernetes(count) => Shard::new(number("JOB_COMPLETION_INDEX")?, count),
+        }
+    }
 }
 
 impl GenerateArgs {
@@ -185,13 +277,15 @@ impl GenerateArgs {
             seed: self.seed.is_some(),
             dedup: self.dedup.is_some(),
             max_attempts: self.max_attempts.is_some(),
+            shard: self.shard.is_some(),
         };
         let generation = self.generation.into_generation()?;
         let random_seed = self.seed.is_none();
         let seed = self.seed.unwrap_or_else(rand::random);
-        let dedup = match self.dedup.unwrap_or(DedupArg::Exact) {
-            DedupArg::Exact => Dedup::Exact,
-            DedupArg::None => Dedup::None,
+        let dedup = self.dedup.map_or(Dedup::Exact, Dedup::from);
+        let shard = match self.shard {
+            Some(arg) => arg.resolve(|name| std::env::var(name).ok())?,
+            None => Shard::WHOLE,
         };
         let job = Job::new(
             generation,
@@ -200,7 +294,8 @@ impl GenerateArgs {
             threads_or_all(self.threads),
             dedup,
             self.max_attempts,
-        )?;
+        )?
+        .sharded(shard, self.max_attempts.is_some());
         let (output, continuation) = match (self.resume, self.append) {
             (Some(path), _) => (Output::File(path), Some((Mode::Resume, given))),
             (None, Some(path)) => (Output::File(path), Some((Mode::Append, given))),
@@ -323,6 +418,49 @@ impl BenchArgs {
     }
 }
 
+/// Flags of `merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The banks to merge, in order.
+    #[arg(required = true, value_name = "BANK")]
+    inputs: Vec<PathBuf>,
+    /// The merged bank (a file; its manifest goes beside it, FILE.json).
+    #[arg(short, long, value_name = "FILE")]
+    out: PathBuf,
+    /// How duplicate puzzles are recognised: exact text, or canonical form (equivalent
+    /// puzzles; adds a canon_id column if the inputs lack one); none keeps every row.
+    /// [default: exact]
+    #[arg(long, value_enum)]
+    dedup: Option<DedupArg>,
+    /// Stop after N rows (exit 1 if the inputs hold fewer distinct puzzles).
+    #[arg(long, value_name = "N")]
+    count: Option<u64>,
+    /// Replace an existing output file.
+    #[arg(long)]
+    force: bool,
+    /// Print errors only.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+impl MergeArgs {
+    /// The checked configuration; `command_line` is recorded in the manifest.
+    pub fn into_config(self, command_line: Vec<String>) -> Result<MergeConfig, ConfigError> {
+        if self.count == Some(0) {
+            return Err(ConfigError::ZeroCount);
+        }
+        Ok(MergeConfig {
+            inputs: self.inputs,
+            output: self.out,
+            dedup: self.dedup.map_or(Dedup::Exact, Dedup::from),
+            count: self.count,
+            force: self.force,
+            quiet: self.quiet,
+            command_line,
+        })
+    }
+}
+
 /// Flags of `reproduce`.
 #[derive(Debug, Args)]
 pub struct ReproduceArgs {
@@ -334,12 +472,20 @@ pub struct ReproduceArgs {
     pub index: u64,
     #[command(flatten)]
     generation: GenerationArgs,
+    /// The batch's --dedup: canonical adds the canon_id column. [default: exact]
+    #[arg(long, value_enum)]
+    dedup: Option<DedupArg>,
 }
 
 impl ReproduceArgs {
-    /// The checked generation parameters.
-    pub fn generation(self) -> Result<Generation, ConfigError> {
-        self.generation.into_generation()
+    /// The checked generation parameters and dedup mode.
+    pub fn generation(self) -> Result<(Generation, Dedup), ConfigError> {
+        let generation = self.generation.into_generation()?;
+        let dedup = self.dedup.map_or(Dedup::Exact, Dedup::from);
+        if dedup == Dedup::Canonical {
+            crate::canon::supported(generation.size).map_err(ConfigError::NoCanonicalForm)?;
+        }
+        Ok((generation, dedup))
     }
 }
 

@@ -189,6 +189,10 @@ pub enum Dedup {
     Exact,
     /// Keep every successful attempt.
     None,
+    /// Drop a puzzle equivalent to an earlier one under the Sudoku group (relabelling,
+    /// transposition, band, stack, row and column permutations); the bank gains a
+    /// `canon_id` column. 4×4 and 9×9 only ([`crate::canon::supported`]).
+    Canonical,
 }
 
 impl Dedup {
@@ -197,7 +201,61 @@ impl Dedup {
         match self {
             Dedup::Exact => "exact",
             Dedup::None => "none",
+            Dedup::Canonical => "canonical",
         }
+    }
+}
+
+/// One of `count` machines sharing a batch: it runs exactly the attempt indices `i` with
+/// `i mod count == index`, so the shards partition the attempt stream of one machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Shard {
+    /// This shard, `0..count`.
+    pub index: u64,
+    /// Shards in all.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole batch, unsharded.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Shard `index` of `count`.
+    pub fn new(index: u64, count: u64) -> Result<Self, ConfigError> {
+        if count == 0 || index >= count {
+            return Err(ConfigError::BadShard { index, count });
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// True for [`Shard::WHOLE`].
+    pub fn is_whole(&self) -> bool {
+        *self == Shard::WHOLE
+    }
+
+    /// The attempt index of this shard's `position`-th attempt.
+    pub fn index_at(&self, position: u64) -> u64 {
+        position
+            .saturating_mul(self.count)
+            .saturating_add(self.index)
+    }
+
+    /// How many of this shard's attempt indices lie below `index`: the position of the
+    /// first at or above it.
+    pub fn position_of(&self, index: u64) -> u64 {
+        index.saturating_sub(self.index).div_ceil(self.count)
+    }
+}
+
+impl Default for Shard {
+    fn default() -> Self {
+        Shard::WHOLE
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
     }
 }
 
@@ -228,6 +286,9 @@ pub struct Job {
     pub max_attempts: u64,
     /// The first attempt index.
     pub first_index: u64,
+    /// The share of the attempt stream this machine runs.
+    #[serde(default, skip_serializing_if = "Shard::is_whole")]
+    pub shard: Shard,
 }
 
 impl Job {
@@ -247,6 +308,9 @@ impl Job {
         if max_attempts == 0 {
             return Err(ConfigError::ZeroAttempts);
         }
+        if dedup == Dedup::Canonical {
+            crate::canon::supported(generation.size).map_err(ConfigError::NoCanonicalForm)?;
+        }
         Ok(Job {
             generation,
             count,
@@ -255,7 +319,18 @@ impl Job {
             dedup,
             max_attempts,
             first_index: 0,
+            shard: Shard::WHOLE,
         })
+    }
+
+    /// The job run as `shard`: only that shard's attempt indices, the budget unchanged as an
+    /// index bound, except that the default budget counts the shard's own attempts.
+    pub fn sharded(mut self, shard: Shard, budget_given: bool) -> Self {
+        if !budget_given {
+            self.max_attempts = Self::default_max_attempts(self.count).saturating_mul(shard.count);
+        }
+        self.shard = shard;
+        self
     }
 
     /// 100 attempts per puzzle wanted, plus 1,000: ample for any target most attempts reach,
@@ -296,6 +371,7 @@ pub struct Given {
     pub seed: bool,
     pub dedup: bool,
     pub max_attempts: bool,
+    pub shard: bool,
 }
 
 /// A bank to carry on, and what was asked of it.
@@ -381,5 +457,30 @@ mod tests {
                 .max_attempts,
             1500
         );
+        let sixteen = Generation::new(Size::Sixteen, None).unwrap();
+        let err = Job::new(sixteen, 5, 1, 1, Dedup::Canonical, None).unwrap_err();
+        assert!(err.to_string().contains("4×4 and 9×9 only"), "{err}");
+    }
+
+    #[test]
+    fn shards_partition_the_indices() {
+        assert!(Shard::new(3, 3).is_err() && Shard::new(0, 0).is_err());
+        let shards: Vec<Shard> = (0..4).map(|k| Shard::new(k, 4).unwrap()).collect();
+        let mut owner = vec![None; 100];
+        for shard in &shards {
+            for position in 0..25 {
+                let index = shard.index_at(position) as usize;
+                assert_eq!(owner[index].replace(shard.index), None);
+                assert_eq!(shard.position_of(index as u64), position);
+                assert_eq!(shard.position_of(index as u64 + 1), position + 1);
+            }
+        }
+        assert!(owner.iter().all(Option::is_some));
+        assert_eq!(Shard::WHOLE.position_of(17), 17);
+        assert_eq!(Shard::new(2, 4).unwrap().to_string(), "2/4");
+        let g = Generation::new(Size::Nine, None).unwrap();
+        let job = Job::new(g, 5, 1, 1, Dedup::Exact, None).unwrap();
+        assert_eq!(job.clone().sharded(shards[1], false).max_attempts, 6000);
+        assert_eq!(job.sharded(shards[1], true).max_attempts, 1500);
     }
 }

@@ -14,9 +14,10 @@ use std::path::Path;
 use anyhow::{Context, Result, anyhow, bail};
 
 use crate::bank::{BankReader, Column, Next};
-use crate::config::{Continue, Generation, Job, Mode};
+use crate::config::{Continue, Dedup, Generation, Job, Mode};
+use crate::dedup::Keyer;
 use crate::grid::Grid;
-use crate::hash::{KeySet, dedup_key};
+use crate::hash::KeySet;
 use crate::input::Input;
 use crate::manifest::{Batch, Manifest};
 use crate::pipeline::{Existing, Status};
@@ -84,6 +85,12 @@ impl Continuation {
                         bank.dedup.name()
                     ));
                 }
+                if given.shard && asked.shard != bank.shard {
+                    differ.push(format!(
+                        "--shard {} (the batch's is {})",
+                        asked.shard, bank.shard
+                    ));
+                }
                 refuse_differences(
                     &differ,
                     "--resume continues the bank's last batch with its own parameters; leave them out, or --append a new batch",
@@ -98,7 +105,8 @@ impl Continuation {
                 let max_attempts = if given.max_attempts {
                     asked.max_attempts
                 } else if count > bank.count {
-                    bank.max_attempts.max(Job::default_max_attempts(count))
+                    let default = Job::default_max_attempts(count).saturating_mul(bank.shard.count);
+                    bank.max_attempts.max(default)
                 } else {
                     bank.max_attempts
                 };
@@ -154,9 +162,19 @@ impl Continuation {
                         generation.symmetry
                     );
                 }
+                let dedup = if given.dedup { asked.dedup } else { bank.dedup };
+                if (dedup == Dedup::Canonical) != (bank.dedup == Dedup::Canonical) {
+                    bail!(
+                        "--dedup {} would change the bank's columns: a bank's batches are all deduplicated by canonical form (with a canon_id column) or none is",
+                        dedup.name()
+                    );
+                }
+                if dedup == Dedup::Canonical {
+                    crate::canon::supported(generation.size).map_err(|e| anyhow!(e))?;
+                }
                 Job {
                     generation,
-                    dedup: if given.dedup { asked.dedup } else { bank.dedup },
+                    dedup,
                     first_index: 0,
                     ..asked.clone()
                 }
@@ -194,8 +212,8 @@ impl Continuation {
     pub fn load(&self, path: &Path, copy: &mut impl Write) -> Result<Existing> {
         let size = self.job.generation.size;
         let expected: u64 = self.batches.iter().map(|b| b.rows).sum();
-        let first = &self.batches[0].parameters.generation;
-        let scan = crate::with_shape!(size, S => scan::<S>(path, first, expected))?;
+        let first = &self.batches[0].parameters;
+        let scan = crate::with_shape!(size, S => scan::<S>(path, first, self.job.dedup, expected))?;
         let name = path.display();
         if scan.rows != expected {
             bail!(
@@ -234,14 +252,14 @@ struct Scan {
     last: Option<(u64, u64)>,
 }
 
-/// Reads every row of the bank at `path`, of size `S`, refusing anything `generate` would
-/// not have written.
-fn scan<S: Shape>(path: &Path, generation: &Generation, expected_rows: u64) -> Result<Scan> {
+/// Reads every row of the bank at `path`, of size `S`, whose first batch was `first`,
+/// refusing anything `generate` would not have written; keys its puzzles under `dedup`.
+fn scan<S: Shape>(path: &Path, first: &Job, dedup: Dedup, expected_rows: u64) -> Result<Scan> {
     let input = Input::open(Some(path))?;
     let name = input.name;
     let mut reader = BankReader::new(&name, input.reader)?;
-    if !reader.has_header_of(generation) {
-        let expected: Vec<&str> = crate::bank::header(generation).collect();
+    if !reader.has_header_of(&first.generation, first.dedup) {
+        let expected: Vec<&str> = crate::bank::header(&first.generation, first.dedup).collect();
         bail!(
             "{name}: line 1: the header is not the one generate writes ({}), so rows cannot be added to it",
             expected.join(",")
@@ -249,6 +267,7 @@ fn scan<S: Shape>(path: &Path, generation: &Generation, expected_rows: u64) -> R
     }
     ends_with_line_break(path)?;
     let mut keys = KeySet::with_capacity(expected_rows);
+    let mut keyer = Keyer::new(dedup);
     let mut record = csv::StringRecord::new();
     let mut scan_last = None;
     let mut rows = 0u64;
@@ -271,7 +290,7 @@ fn scan<S: Shape>(path: &Path, generation: &Generation, expected_rows: u64) -> R
         }
         let puzzle =
             Grid::<S>::parse(field(Column::Puzzle)).map_err(|err| at(format!("puzzle: {err}")))?;
-        keys.insert(dedup_key(puzzle.to_string()));
+        keys.insert(keyer.key(&puzzle).key);
         let number = |column, label: &str| {
             field(column)
                 .parse::<u64>()

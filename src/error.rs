@@ -78,4 +78,20 @@ pub enum ConfigError {
     /// `--max-attempts 0`.
     #[error("--max-attempts must be at least 1")]
     ZeroAttempts,
+    /// `--dedup canonical` for a size without canonical forms.
+    #[error("--dedup canonical: {0}")]
+    NoCanonicalForm(String),
+    /// `--shard slurm` or `k8s/N` outside such a job.
+    #[error("--shard: {0} (run it inside the job array, or give --shard K/N)")]
+    ShardEnvironment(String),
+    /// A shard outside `0..count`.
+    #[error(
+        "shard {index}/{count} does not exist: shards are numbered 0 to count − 1, and count is at least 1"
+    )]
+    BadShard {
+        /// The shard asked for.
+        index: u64,
+        /// Shards in all.
+        count: u64,
+    },
 }

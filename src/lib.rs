@@ -17,6 +17,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod continuation;
+pub mod dedup;
 pub mod digger;
 pub mod error;
 pub mod generator;

@@ -45,9 +45,11 @@ fn run(cli: Cli) -> Result<Exit> {
             commands::generate(&config, &STOP)
         }
         Command::Bench(args) => commands::bench(&args.into_config().map_err(anyhow::Error::msg)?),
+        Command::Merge(args) => commands::merge(&args.into_config(std::env::args().collect())?),
         Command::Reproduce(args) => {
             let (seed, index) = (args.seed, args.index);
-            commands::reproduce(args.generation()?, seed, index)
+            let (generation, dedup) = args.generation()?;
+            commands::reproduce(generation, dedup, seed, index)
         }
         Command::Verify(args) => commands::verify(&args.file, args.provenance, args.quiet),
         Command::Solve(args) => commands::solve(args.file.as_deref(), &args.input()),

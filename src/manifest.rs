@@ -1,13 +1,14 @@
 //! The manifest: a JSON sidecar `F.json` beside every bank written to a file `F`, saying
 //! how the bank was made and how far the batch got (SPEC "Manifest").
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use anyhow::{Context, Result, anyhow, bail};
 use serde::{Deserialize, Serialize};
 
-use crate::config::{Generation, Job};
+use crate::config::{Generation, Job, Shard};
 use crate::input::Input;
 use crate::output::AtomicFile;
 use crate::pipeline::{Outcome, Status};
@@ -123,8 +124,21 @@ impl Manifest {
             )
         })?;
         let name = input.name;
-        let mut manifest: Manifest = serde_json::from_reader(input.reader)
-            .map_err(|err| anyhow!("{name} is not a sudoku-bank manifest: {err}"))?;
+        let mut text = String::new();
+        let mut reader = input.reader;
+        reader
+            .read_to_string(&mut text)
+            .with_context(|| format!("cannot read {name}"))?;
+        let mut manifest: Manifest = serde_json::from_str(&text).map_err(|err| {
+            if serde_json::from_str::<Merged>(&text).is_ok_and(|m| m.command == "merge") {
+                anyhow!(
+                    "{} was written by merge: only a bank that generate wrote can be resumed or appended to",
+                    bank.display()
+                )
+            } else {
+                anyhow!("{name} is not a sudoku-bank manifest: {err}")
+            }
+        })?;
         if manifest.tool != env!("CARGO_PKG_NAME") {
             bail!("{name} was written by {:?}, not sudoku-bank", manifest.tool);
         }
@@ -155,6 +169,9 @@ impl Manifest {
                         Some(job.max_attempts),
                     )
                     .map_err(anyhow::Error::from)
+                })
+                .and_then(|_| {
+                    Shard::new(job.shard.index, job.shard.count).map_err(anyhow::Error::from)
                 });
             if let Err(err) = checked {
                 bail!("{name}: batch {}: {err}", k + 1);
@@ -183,6 +200,12 @@ impl Manifest {
         name.push(".json");
         PathBuf::from(name)
     }
+}
+
+/// Enough of a merge's manifest to tell it from generate's.
+#[derive(Deserialize)]
+struct Merged {
+    command: String,
 }
 
 /// `time` as RFC 3339 in UTC, to the second.

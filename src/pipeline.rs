@@ -64,6 +64,7 @@ pub struct Outcome {
 /// The results of one range of attempts, in index order: each success as its formatted line,
 /// `None` for an attempt that a stop left unstarted or unfinished.
 struct Range {
+    /// The position of the first in the shard's run of attempt indices.
     first: u64,
     results: Vec<Option<(Option<Line>, Work)>>,
 }
@@ -117,7 +118,7 @@ fn run_sized<S: Shape, W: Write>(
         .map_err(io::Error::other)?;
     let consumed = Consumed {
         rows: AtomicU64::new(existing.batch_rows),
-        attempts: AtomicU64::new(job.first_index),
+        attempts: AtomicU64::new(job.shard.position_of(job.first_index)),
         batch_rows: existing.batch_rows,
     };
     let writer_done = AtomicBool::new(false);
@@ -144,8 +145,9 @@ fn produce<S: Shape>(
     stop: &AtomicBool,
     consumed: &Consumed,
 ) {
-    let end = job.max_attempts;
-    let mut next = job.first_index;
+    // Positions in the shard's own run of attempt indices (all of them, unsharded).
+    let end = job.shard.position_of(job.max_attempts);
+    let mut next = job.shard.position_of(job.first_index);
     // Attempts per thread that take about RANGE_SECONDS, from the last range's pace.
     let mut per_thread = 1;
     while next < end && !writer_done.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed) {
@@ -157,7 +159,7 @@ fn produce<S: Shape>(
                 || {
                     (
                         Generator::<S>::for_generation(job.generation),
-                        RowFormatter::new(),
+                        RowFormatter::new(job.dedup),
                     )
                 },
                 |(generator, formatter), k| {
@@ -165,7 +167,7 @@ fn produce<S: Shape>(
                         return None;
                     }
                     let mut work = Work::default();
-                    let index = next + k;
+                    let index = job.shard.index_at(next + k);
                     let made = generator.attempt_until(job.seed, index, &mut work, stop);
                     let line = made.ok()?.map(|made| {
                         let formatting = Instant::now();
@@ -198,11 +200,12 @@ fn produce<S: Shape>(
 /// busy and the writer fed: at least one attempt per thread, at most `per_thread`.
 fn range_len(job: &Job, next: u64, consumed: &Consumed, per_thread: u64) -> u64 {
     let threads = job.threads as u64;
+    let first = job.shard.position_of(job.first_index);
     let rows = consumed.rows.load(Ordering::Relaxed);
     let attempts = consumed.attempts.load(Ordering::Relaxed);
-    let rate = if attempts > job.first_index {
+    let rate = if attempts > first {
         let made = (rows - consumed.batch_rows).max(1);
-        (made as f64 / (attempts - job.first_index) as f64).min(1.0)
+        (made as f64 / (attempts - first) as f64).min(1.0)
     } else {
         1.0
     };
@@ -229,7 +232,7 @@ fn consume<W: Write>(
         keys: mut seen,
         batch_rows,
     } = existing;
-    if job.dedup == Dedup::Exact {
+    if job.dedup != Dedup::None {
         // Room for the whole batch up front, so the set does not stop the writer to grow as
         // it fills; its pages are touched only as keys arrive.
         seen.reserve(job.count.saturating_sub(batch_rows));
@@ -237,7 +240,7 @@ fn consume<W: Write>(
     let mut work = Work::default();
     let mut rows = batch_rows;
     let (mut successes, mut duplicates) = (0u64, 0u64);
-    let mut next_index = job.first_index;
+    let mut next_position = job.shard.position_of(job.first_index);
     let mut writing = Duration::ZERO;
     let mut status = if rows >= job.count {
         Status::Complete
@@ -247,16 +250,16 @@ fn consume<W: Write>(
     while status == Status::Short {
         let Ok(range) = receiver.recv() else { break };
         let writing_started = Instant::now();
-        for (index, result) in (range.first..).zip(&range.results) {
+        for (position, result) in (range.first..).zip(&range.results) {
             let Some((line, attempt_work)) = result else {
                 status = Status::Interrupted;
                 break;
             };
             work += *attempt_work;
-            next_index = index + 1;
+            next_position = position + 1;
             let Some(line) = line else { continue };
             successes += 1;
-            if job.dedup == Dedup::Exact && !seen.insert(line.key) {
+            if job.dedup != Dedup::None && !seen.insert(line.key) {
                 duplicates += 1;
                 continue;
             }
@@ -269,7 +272,7 @@ fn consume<W: Write>(
         }
         writing += writing_started.elapsed();
         consumed.rows.store(rows, Ordering::Relaxed);
-        consumed.attempts.store(next_index, Ordering::Relaxed);
+        consumed.attempts.store(next_position, Ordering::Relaxed);
         progress.set(rows);
     }
     if status == Status::Short && stop.load(Ordering::Relaxed) {
@@ -287,7 +290,7 @@ fn consume<W: Write>(
     Ok(Outcome {
         status,
         rows,
-        next_index,
+        next_index: job.shard.index_at(next_position),
         stats,
     })
 }
@@ -299,7 +302,7 @@ mod tests {
     use crate::shape::Size;
 
     fn bank(job: &Job) -> (Vec<u8>, Outcome) {
-        let mut out = BankWriter::new(Vec::new(), &job.generation).unwrap();
+        let mut out = BankWriter::new(Vec::new(), &job.generation, job.dedup).unwrap();
         let outcome = run(
             job,
             Existing::default(),
@@ -396,7 +399,7 @@ mod tests {
     #[test]
     fn stop_interrupts_with_valid_rows() {
         let stopped = job(Size::Nine, 50, 1000, 2);
-        let mut out = BankWriter::new(Vec::new(), &stopped.generation).unwrap();
+        let mut out = BankWriter::new(Vec::new(), &stopped.generation, stopped.dedup).unwrap();
         let outcome = run(
             &stopped,
             Existing::default(),

@@ -3,6 +3,7 @@
 mod canon;
 mod cli;
 mod golden;
+mod merge;
 mod props;
 mod rating;
 mod robust;

@@ -119,7 +119,7 @@ fn measure(config: &BenchConfig, generation: Generation, threads: usize) -> Resu
     let mut job = Job::new(generation, count, config.seed, threads, Dedup::Exact, None)?;
     job.max_attempts = u64::MAX;
     let stop = AtomicBool::new(false);
-    let mut sink = BankWriter::new(io::sink(), &generation)?;
+    let mut sink = BankWriter::new(io::sink(), &generation, Dedup::Exact)?;
     let (done, finished) = mpsc::channel::<()>();
     let outcome = std::thread::scope(|scope| {
         if let Length::Seconds(seconds) = config.length {

@@ -30,8 +30,12 @@ pub fn generate(config: &GenerateConfig, stop: &AtomicBool) -> Result<Exit> {
             let job = &config.job;
             let progress = Progress::new(job.count, config.report.progress);
             let context = "cannot write the bank to stdout";
-            let mut writer = BankWriter::new(BufWriter::new(io::stdout().lock()), &job.generation)
-                .context(context)?;
+            let mut writer = BankWriter::new(
+                BufWriter::new(io::stdout().lock()),
+                &job.generation,
+                job.dedup,
+            )
+            .context(context)?;
             let outcome = pipeline::run(job, Existing::default(), &mut writer, stop, &progress)
                 .context(context)?;
             writer
@@ -44,8 +48,8 @@ pub fn generate(config: &GenerateConfig, stop: &AtomicBool) -> Result<Exit> {
             let job = &config.job;
             let batches = vec![Batch::start(job, config.command_line.clone(), started)];
             let file = AtomicFile::create(path, config.force)?;
-            let mut writer =
-                BankWriter::new(file, &job.generation).with_context(|| cannot_write(path))?;
+            let mut writer = BankWriter::new(file, &job.generation, job.dedup)
+                .with_context(|| cannot_write(path))?;
             let outcome = run_into_file(config, path, job, Existing::default(), &mut writer, stop)?;
             publish(config, started, path, writer, batches, job, &outcome)?;
             (job.clone(), outcome)

@@ -3,6 +3,7 @@
 mod bench;
 mod bench_solver;
 mod generate;
+mod merge;
 mod rate;
 mod reproduce;
 mod solve;
@@ -11,6 +12,7 @@ mod verify;
 pub use bench::{BenchConfig, BenchRow, Length, bench};
 pub use bench_solver::{FileTask, SolverBench, SolverRow};
 pub use generate::generate;
+pub use merge::{InputSummary, MergeConfig, MergeManifest, merge};
 pub use rate::{RATE_COLUMNS, rate};
 pub use reproduce::reproduce;
 pub use solve::{SolveInput, solve};

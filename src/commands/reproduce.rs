@@ -7,12 +7,13 @@ use anyhow::Result;
 use super::Exit;
 use crate::attempt::Generator;
 use crate::bank::{BankWriter, Row};
-use crate::config::Generation;
+use crate::config::{Dedup, Generation};
 use crate::stats::Work;
 
-/// Writes the CSV header and the row of attempt `index` under `seed` to stdout.
-pub fn reproduce(generation: Generation, seed: u64, index: u64) -> Result<Exit> {
-    let row = regenerate(generation, seed, index);
+/// Writes the CSV header and the row of attempt `index` under `seed` to stdout, as a batch
+/// deduplicated by `dedup` writes it.
+pub fn reproduce(generation: Generation, dedup: Dedup, seed: u64, index: u64) -> Result<Exit> {
+    let row = regenerate(generation, dedup, seed, index);
     let Some(row) = row else {
         eprintln!(
             "sudoku-bank: attempt {index} of seed {seed} yields no puzzle with {}",
@@ -20,17 +21,17 @@ pub fn reproduce(generation: Generation, seed: u64, index: u64) -> Result<Exit> 
         );
         return Ok(Exit::Incomplete);
     };
-    let mut writer = BankWriter::new(io::stdout().lock(), &generation)?;
+    let mut writer = BankWriter::new(io::stdout().lock(), &generation, dedup)?;
     writer.write(&row)?;
     writer.finish()?.flush()?;
     Ok(Exit::Success)
 }
 
 /// The row attempt `index` under `seed` produces, if it yields a puzzle.
-pub fn regenerate(generation: Generation, seed: u64, index: u64) -> Option<Row> {
+pub fn regenerate(generation: Generation, dedup: Dedup, seed: u64, index: u64) -> Option<Row> {
     crate::with_shape!(generation.size, S => {
         Generator::<S>::for_generation(generation)
             .attempt(seed, index, &mut Work::default())
-            .map(|puzzle| Row::new(&puzzle, seed, index))
+            .map(|puzzle| Row::new(&puzzle, seed, index).keyed(&puzzle, dedup))
     })
 }

@@ -9,7 +9,8 @@ use anyhow::Result;
 use super::Exit;
 use super::reproduce::regenerate;
 use crate::bank::{BankReader, Column, Next};
-use crate::config::{Generation, Holes};
+use crate::canon::Canonicalizer;
+use crate::config::{Dedup, Generation, Holes};
 use crate::grid::Grid;
 use crate::hash::{dedup_key, puzzle_id_hex};
 use crate::input::Input;
@@ -80,6 +81,9 @@ struct Checker {
     last: Option<(u64, u64)>,
     /// The first row's size.
     size: Option<Size>,
+    /// Row number of each canonical form seen, in banks with a `canon_id` column.
+    forms: HashMap<u128, u64>,
+    canonicalizer: Canonicalizer,
 }
 
 impl Checker {
@@ -135,6 +139,36 @@ impl Checker {
         if let Some(first) = self.seen.insert(dedup_key(&text), row) {
             problems.push(format!("duplicate of row {first}"));
         }
+        // A bank deduplicated by canonical form: the canon_id is the form's, and no two
+        // rows are equivalent.
+        if let Some(canon_id) = reader.canon_id(record) {
+            let canon = crate::with_shape!(size, S => {
+                Grid::<S>::parse(&text)
+                    .ok()
+                    .and_then(|p| self.canonicalizer.canonical(&p))
+                    .map(|c| c.to_string())
+            });
+            match canon {
+                None => problems.push(format!(
+                    "canon_id {canon_id:?}: {}",
+                    crate::canon::supported(size).err().unwrap_or_default()
+                )),
+                Some(canon) => {
+                    let expected = puzzle_id_hex(&canon);
+                    if canon_id != expected {
+                        problems.push(format!(
+                            "canon_id {canon_id:?} is not the puzzle's (expected {expected})"
+                        ));
+                    }
+                    match self.forms.insert(dedup_key(&canon), row) {
+                        Some(first) if first != row => {
+                            problems.push(format!("equivalent to row {first}"));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
         let symmetry = match reader.symmetry(record).map(str::parse::<Symmetry>) {
             None => None,
             Some(Ok(symmetry)) if symmetry != Symmetry::Random => {
@@ -181,7 +215,7 @@ impl Checker {
                 symmetry: symmetry.unwrap_or_default(),
                 difficulty: band,
             };
-            match regenerate(generation, seed, index) {
+            match regenerate(generation, Dedup::Exact, seed, index) {
                 Some(made) if made.puzzle == text && made.solution == fields.solution => {}
                 _ => problems.push(format!(
                     "does not regenerate from seed {seed} index {index}"

@@ -1,0 +1,355 @@
+//! Shards, merge and canonical dedup, end to end.
+
+use std::fs;
+use std::path::Path;
+
+use predicates::str::contains;
+
+use crate::util::{bank, rows, stdout_of};
+
+/// The words of a command line.
+fn cmd(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
+/// Runs `sudoku-bank ARGS` in `dir`, asserting exit 0.
+fn run_in<'a>(dir: &Path, args: impl AsRef<[&'a str]>) {
+    let args = args.as_ref();
+    let out = bank().current_dir(dir).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Writes every shard of `params` to `shard-K.csv` in `dir` with `--count per_shard`, the
+/// shard given as `--shard K/N` or through the environment, and merges them into
+/// `merged.csv` with `--count count`; returns the merged bytes.
+fn shard_and_merge(
+    dir: &Path,
+    params: &[&str],
+    shards: u64,
+    per_shard: u64,
+    count: u64,
+    how: &str,
+) -> Vec<u8> {
+    let per_shard = per_shard.to_string();
+    let mut names = Vec::new();
+    for k in 0..shards {
+        let name = format!("shard-{k}.csv");
+        let mut args = vec![
+            "generate", "-q", "--force", "--count", &per_shard, "-o", &name,
+        ];
+        args.extend_from_slice(params);
+        let given = format!("{k}/{shards}");
+        let k8s = format!("k8s/{shards}");
+        let mut command = bank();
+        command.current_dir(dir).args(&args);
+        match how {
+            "slurm" => {
+                // An array --array=1-N: ids start at 1.
+                command
+                    .args(["--shard", "slurm"])
+                    .env("SLURM_ARRAY_TASK_ID", (k + 1).to_string())
+                    .env("SLURM_ARRAY_TASK_MIN", "1")
+                    .env("SLURM_ARRAY_TASK_COUNT", shards.to_string());
+            }
+            "k8s" => {
+                command
+                    .args(["--shard", &k8s])
+                    .env("JOB_COMPLETION_INDEX", k.to_string());
+            }
+            _ => {
+                command.args(["--shard", &given]);
+            }
+        }
+        command.assert().success();
+        names.push(name);
+    }
+    // Shards given in any order are merged by attempt index.
+    names.reverse();
+    let count = count.to_string();
+    let mut args = vec![
+        "merge",
+        "-q",
+        "--force",
+        "-o",
+        "merged.csv",
+        "--count",
+        &count,
+    ];
+    args.extend(names.iter().map(String::as_str));
+    if let Some(at) = params.iter().position(|&p| p == "--dedup") {
+        args.extend_from_slice(&params[at..at + 2]);
+    }
+    run_in(dir, &args);
+    fs::read(dir.join("merged.csv")).unwrap()
+}
+
+#[test]
+fn merged_shards_are_the_one_machine_bank() {
+    let dir = tempfile::tempdir().unwrap();
+    // 4×4 at 8 holes repeats puzzles often, across shards too; 9×9 does not.
+    let cases: [(Vec<&str>, u64, u64, &str); 4] = [
+        (cmd("--size 4 --holes 8 --seed 3"), 3, 60, "given"),
+        (cmd("--seed 11 --holes 45"), 4, 200, "slurm"),
+        (cmd("--seed 12 --threads 1"), 2, 150, "k8s"),
+        (
+            cmd("--size 4 --holes 12 --seed 5 --dedup canonical"),
+            3,
+            12,
+            "given",
+        ),
+    ];
+    for (params, shards, count, how) in cases {
+        let mut one = vec!["generate", "-q", "--count"];
+        let count_text = count.to_string();
+        one.push(&count_text);
+        one.extend_from_slice(&params);
+        let whole = stdout_of(&one);
+        let merged = shard_and_merge(dir.path(), &params, shards, count, count, how);
+        assert_eq!(
+            String::from_utf8(merged).unwrap(),
+            whole,
+            "{params:?} in {shards} shards ({how})"
+        );
+    }
+}
+
+#[test]
+fn shards_partition_the_attempts_and_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    run_in(
+        d,
+        cmd("generate -q --seed 7 --count 40 --shard 2/5 -o s.csv"),
+    );
+    let shard = fs::read_to_string(d.join("s.csv")).unwrap();
+    assert!(
+        rows(&shard)
+            .iter()
+            .all(|r| r[7].parse::<u64>().unwrap() % 5 == 2)
+    );
+    let manifest = fs::read_to_string(d.join("s.csv.json")).unwrap();
+    assert!(manifest.contains("\"shard\": {\n      \"index\": 2,\n      \"count\": 5\n    }"));
+    // A shard cut short by its budget resumes as a shard, to the same bytes.
+    bank()
+        .current_dir(d)
+        .args(cmd(
+            "generate -q --seed 7 --count 40 --shard 2/5 -o short.csv --max-attempts 60",
+        ))
+        .assert()
+        .code(1);
+    bank_cmd_fails(
+        d,
+        cmd("generate --resume short.csv --shard 1/5"),
+        "--shard 1/5 (the batch's is 2/5)",
+    );
+    run_in(
+        d,
+        cmd("generate -q --resume short.csv --max-attempts 100000"),
+    );
+    assert_eq!(fs::read_to_string(d.join("short.csv")).unwrap(), shard);
+    // Bad shards and missing environments are one line each.
+    for (args, message) in [
+        (cmd("--shard 5/5"), "shard 5/5 does not exist"),
+        (cmd("--shard x"), "is not a shard"),
+        (cmd("--shard slurm"), "SLURM_ARRAY_TASK_ID is not set"),
+        (cmd("--shard k8s/4"), "JOB_COMPLETION_INDEX is not set"),
+    ] {
+        bank()
+            .args(["generate", "--count", "1"])
+            .args(args)
+            .env_remove("SLURM_ARRAY_TASK_ID")
+            .env_remove("JOB_COMPLETION_INDEX")
+            .assert()
+            .code(2)
+            .stderr(contains(message));
+    }
+}
+
+/// Runs `sudoku-bank ARGS` in `dir`, asserting exit 2 and `message` on stderr.
+fn bank_cmd_fails<'a>(dir: &Path, args: impl AsRef<[&'a str]>, message: &str) {
+    let args = args.as_ref();
+    bank()
+        .current_dir(dir)
+        .args(args)
+        .assert()
+        .code(2)
+        .stderr(contains(message));
+}
+
+#[test]
+fn merge_keeps_first_occurrences_and_lists_its_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    run_in(d, cmd("generate -q --seed 1 --count 50 -o a.csv"));
+    run_in(d, cmd("generate -q --seed 2 --count 30 -o b.csv"));
+    run_in(d, cmd("merge -q a.csv b.csv a.csv -o m.csv"));
+    let a = fs::read_to_string(d.join("a.csv")).unwrap();
+    let b = fs::read_to_string(d.join("b.csv")).unwrap();
+    let merged = fs::read_to_string(d.join("m.csv")).unwrap();
+    // Argument order, rows in order, the second a.csv all duplicates.
+    assert_eq!(
+        merged,
+        a.clone()
+            + b.lines()
+                .skip(1)
+                .map(|l| l.to_owned() + "\n")
+                .collect::<String>()
+                .as_str()
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(d.join("m.csv.json")).unwrap()).unwrap();
+    assert_eq!(manifest["command"], "merge");
+    assert_eq!(manifest["rows"], 80);
+    assert_eq!(manifest["duplicates"], 50);
+    let kept: Vec<u64> = manifest["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["rows_kept"].as_u64().unwrap())
+        .collect();
+    assert_eq!(kept, [50, 30, 0]);
+    stdout_of(&["verify", d.join("m.csv").to_str().unwrap()]);
+    // --count stops early; more than the inputs hold is exit 1 with what there is.
+    run_in(d, cmd("merge -q a.csv b.csv --count 60 -o c.csv"));
+    assert_eq!(
+        rows(&fs::read_to_string(d.join("c.csv")).unwrap()).len(),
+        60
+    );
+    bank()
+        .current_dir(d)
+        .args(["merge", "a.csv", "b.csv", "--count", "100", "-o", "d.csv"])
+        .assert()
+        .code(1)
+        .stderr(contains("80 distinct puzzles, fewer than --count 100"));
+    // A merged bank is not a batch to carry on.
+    bank_cmd_fails(
+        d,
+        cmd("generate --resume m.csv"),
+        "m.csv was written by merge",
+    );
+    bank_cmd_fails(d, cmd("merge a.csv -o m.csv"), "already exists");
+}
+
+#[test]
+fn merge_refuses_mixed_or_broken_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    run_in(d, cmd("generate -q --seed 1 --count 5 -o nine.csv"));
+    run_in(
+        d,
+        cmd("generate -q --seed 1 --count 5 --size 4 -o four.csv"),
+    );
+    run_in(
+        d,
+        cmd("generate -q --seed 1 --count 5 --symmetry rot180 -o sym.csv"),
+    );
+    run_in(
+        d,
+        cmd("generate -q --seed 1 --count 5 --shard 0/2 -o half.csv"),
+    );
+    run_in(
+        d,
+        cmd("generate -q --seed 1 --count 5 --size 16 -o big.csv"),
+    );
+    let nine = fs::read_to_string(d.join("nine.csv")).unwrap();
+    fs::write(d.join("cut.csv"), &nine[..nine.len() - 30]).unwrap();
+    fs::write(d.join("bad.csv"), nine.replacen(",9,50,", ",9,50,\"", 1)).unwrap();
+    for (inputs, message) in [
+        (
+            cmd("nine.csv four.csv"),
+            "four.csv: line 2: size \"4\" differs from the first row's 9",
+        ),
+        (
+            cmd("nine.csv sym.csv"),
+            "merge needs banks with the same columns",
+        ),
+        (cmd("nine.csv half.csv"), "shard 1/2 is missing"),
+        (cmd("nine.csv missing.csv"), "missing.csv"),
+        (cmd("nine.csv bad.csv"), "bad.csv: line"),
+        (cmd("cut.csv nine.csv"), "cut.csv: line 6: has 6 fields"),
+    ] {
+        bank()
+            .current_dir(d)
+            .arg("merge")
+            .args(&inputs)
+            .args(["-o", "out.csv"])
+            .assert()
+            .code(2)
+            .stderr(contains(message));
+        assert!(!d.join("out.csv").exists(), "{inputs:?} left an output");
+    }
+    bank()
+        .current_dir(d)
+        .args(["merge", "big.csv", "--dedup", "canonical", "-o", "out.csv"])
+        .assert()
+        .code(2)
+        .stderr(contains("4×4 and 9×9 only"));
+}
+
+#[test]
+fn canonical_dedup_drops_equivalent_puzzles() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // 4×4 puzzles with 12 holes (4 clues) fall into few classes: many attempts are
+    // equivalent to an earlier puzzle.
+    run_in(
+        d,
+        cmd("generate -q --size 4 --holes 12 --seed 2 --count 10 --dedup canonical -o c.csv"),
+    );
+    let text = fs::read_to_string(d.join("c.csv")).unwrap();
+    assert!(text.starts_with("id,size,holes,clues,puzzle,solution,seed,index,canon_id\n"));
+    let canon_rows = rows(&text);
+    let ids: std::collections::HashSet<&String> = canon_rows.iter().map(|r| &r[8]).collect();
+    assert_eq!(ids.len(), 10);
+    stdout_of(&["verify", d.join("c.csv").to_str().unwrap()]);
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(d.join("c.csv.json")).unwrap()).unwrap();
+    assert!(json["stats"]["duplicates"].as_u64().unwrap() > 0, "{json}");
+    // The same attempts under exact dedup keep equivalent puzzles, which merge --dedup
+    // canonical then drops, adding the column.
+    run_in(
+        d,
+        cmd("generate -q --size 4 --holes 12 --seed 2 --count 40 -o e.csv"),
+    );
+    run_in(d, cmd("merge -q --dedup canonical e.csv -o m.csv"));
+    let merged = fs::read_to_string(d.join("m.csv")).unwrap();
+    let merged_ids: std::collections::HashSet<String> =
+        rows(&merged).into_iter().map(|r| r[8].clone()).collect();
+    assert_eq!(merged_ids.len(), rows(&merged).len());
+    assert!(rows(&merged).len() < 40);
+    stdout_of(&["verify", d.join("m.csv").to_str().unwrap()]);
+    // reproduce prints a canonical bank's row.
+    let first = &canon_rows[0];
+    let again = stdout_of(&[
+        "reproduce",
+        "--size",
+        "4",
+        "--holes",
+        "12",
+        "--seed",
+        "2",
+        "--index",
+        &first[7],
+        "--dedup",
+        "canonical",
+    ]);
+    assert_eq!(again.lines().nth(1).unwrap(), first.join(","));
+    // Canonical dedup is refused past 9×9, and so is changing a bank's columns.
+    bank()
+        .args(["generate", "--size", "16", "--dedup", "canonical"])
+        .assert()
+        .code(2)
+        .stderr(contains("4×4 and 9×9 only"));
+    bank_cmd_fails(
+        d,
+        cmd("generate --append c.csv --dedup exact --count 1"),
+        "would change the bank's columns",
+    );
+    // Appending keeps the bank free of equivalent puzzles.
+    run_in(d, cmd("generate -q --append c.csv --count 3 --seed 9"));
+    stdout_of(&["verify", d.join("c.csv").to_str().unwrap()]);
+}
