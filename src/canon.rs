@@ -44,9 +44,8 @@ pub fn supported(size: Size) -> Result<(), String> {
     }
 }
 
-/// The canonical form of `grid`: the smallest text of any grid equivalent to it. `None` for
-/// sizes past 9×9 (see [`supported`]).
-/// For many puzzles, keep a [`Canonicalizer`] instead: it reuses its buffers.
+/// The canonical form of `grid`, as [`Canonicalizer::canonical`] gives it. For many
+/// puzzles, keep a [`Canonicalizer`] instead: it reuses its buffers.
 pub fn canonical<S: Shape>(grid: &Grid<S>) -> Option<Grid<S>> {
     Canonicalizer::new().canonical(grid)
 }
@@ -74,7 +73,9 @@ impl Canonicalizer {
     }
 
     /// The canonical form of `grid`: the smallest text of any grid equivalent to it. `None`
-    /// for sizes past 9×9 (see [`supported`]).
+    /// for sizes past 9×9 (see [`supported`]). `grid` must hold no digit twice in a row,
+    /// column or box ([`Grid::conflict`]); for one that does, the result is unspecified (but
+    /// the call returns).
     pub fn canonical<S: Shape>(&mut self, grid: &Grid<S>) -> Option<Grid<S>> {
         if S::N > MAX_N {
             return None;

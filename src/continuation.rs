@@ -290,6 +290,9 @@ fn scan<S: Shape>(path: &Path, first: &Job, dedup: Dedup, expected_rows: u64) ->
         }
         let puzzle =
             Grid::<S>::parse(field(Column::Puzzle)).map_err(|err| at(format!("puzzle: {err}")))?;
+        if let Some(conflict) = puzzle.conflict() {
+            return Err(at(format!("puzzle clues conflict: {conflict}")));
+        }
         keys.insert(keyer.key(&puzzle).key);
         let number = |column, label: &str| {
             field(column)

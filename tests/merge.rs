@@ -258,6 +258,17 @@ fn merge_refuses_mixed_or_broken_inputs() {
     let nine = fs::read_to_string(d.join("nine.csv")).unwrap();
     fs::write(d.join("cut.csv"), &nine[..nine.len() - 30]).unwrap();
     fs::write(d.join("bad.csv"), nine.replacen(",9,50,", ",9,50,\"", 1)).unwrap();
+    // Two 1s in the first row of the first puzzle.
+    let mut fields: Vec<String> = nine
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .map(str::to_owned)
+        .collect();
+    fields[4].replace_range(..2, "11");
+    let clash = format!("{}\n{}\n", nine.lines().next().unwrap(), fields.join(","));
+    fs::write(d.join("clash.csv"), clash).unwrap();
     for (inputs, message) in [
         (
             cmd("nine.csv four.csv"),
@@ -270,6 +281,10 @@ fn merge_refuses_mixed_or_broken_inputs() {
         (cmd("nine.csv half.csv"), "shard 1/2 is missing"),
         (cmd("nine.csv missing.csv"), "missing.csv"),
         (cmd("nine.csv bad.csv"), "bad.csv: line"),
+        (
+            cmd("clash.csv"),
+            "clash.csv: line 2: puzzle clues conflict: 1 twice in row 1",
+        ),
         (cmd("cut.csv nine.csv"), "cut.csv: line 6: has 6 fields"),
     ] {
         bank()

@@ -431,6 +431,9 @@ impl Merger {
         let text = source.reader.field(record, Column::Puzzle);
         let puzzle =
             Grid::<S>::parse(text).map_err(|err| anyhow!("{name}: line {line}: puzzle: {err}"))?;
+        if let Some(conflict) = puzzle.conflict() {
+            bail!("{name}: line {line}: puzzle clues conflict: {conflict}");
+        }
         let key = self.keyer.key(&puzzle);
         if self.dedup != Dedup::None && !self.seen.insert(key.key) {
             self.duplicates += 1;

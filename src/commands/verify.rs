@@ -141,7 +141,11 @@ impl Checker {
         }
         // A bank deduplicated by canonical form: the canon_id is the form's, and no two
         // rows are equivalent.
-        if let Some(canon_id) = reader.canon_id(record) {
+        // (Clues that conflict are reported above, and have no canonical form to check.)
+        let consistent = crate::with_shape!(size, S => {
+            Grid::<S>::parse(&text).is_ok_and(|p| p.is_consistent())
+        });
+        if let Some(canon_id) = reader.canon_id(record).filter(|_| consistent) {
             let canon = crate::with_shape!(size, S => {
                 Grid::<S>::parse(&text)
                     .ok()
