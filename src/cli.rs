@@ -347,6 +347,10 @@ pub struct BenchArgs {
     /// Master seed of every batch.
     #[arg(long, default_value_t = 1, value_name = "S")]
     seed: u64,
+    /// Duplicate handling, as for generate (canonical shows the cost of canonical forms).
+    /// [default: exact]
+    #[arg(long, value_enum)]
+    dedup: Option<DedupArg>,
     /// Print one JSON array instead of a table.
     #[arg(long)]
     json: bool,
@@ -402,6 +406,7 @@ impl BenchArgs {
             threads,
             length,
             seed: self.seed,
+            dedup: self.dedup.map_or(Dedup::Exact, Dedup::from),
             json: self.json,
             solver: match (self.solve, self.rate, self.canon) {
                 (Some(path), _, _) => Some((path, FileTask::Count)),

@@ -4,7 +4,7 @@ use proptest::prelude::*;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use sudoku_bank::canon::canonical;
+use sudoku_bank::canon::{canon_id, canonical};
 use sudoku_bank::stats::Work;
 use sudoku_bank::{Four, Generator, Grid, Holes, Nine, Shape};
 
@@ -191,6 +191,29 @@ fn nine_by_nine_forms_are_the_brute_force_minimum() {
         let canon = canonical(grid).unwrap();
         assert_eq!(canon.digits(), brute_force_nine(grid), "{grid}");
     }
+}
+
+#[test]
+fn forms_and_ids_are_pinned() {
+    // canon_id joins banks made by different runs and versions: these values must never
+    // change. The forms are the brute force's; the ids hash them as the id column does.
+    let puzzle = Grid::<Nine>::parse(
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+    )
+    .unwrap();
+    let form = "........1.....2.34156...27......8.......51..232974......16..9....34..7..28.91.45.";
+    assert_eq!(
+        brute_force_nine(&puzzle),
+        Grid::<Nine>::parse(form).unwrap().digits()
+    );
+    assert_eq!(canonical(&puzzle).unwrap().to_string(), form);
+    assert_eq!(canon_id(&puzzle).as_deref(), Some("9652ce035e7374b8"));
+    let small = Grid::<Four>::parse("1..2....3.......").unwrap();
+    assert_eq!(
+        brute_force_four(&small),
+        Grid::<Four>::parse(".......1.....2.3").unwrap().digits()
+    );
+    assert_eq!(canon_id(&small).as_deref(), Some("4be6db1893b546e8"));
 }
 
 #[test]

@@ -40,6 +40,8 @@ pub struct BenchConfig {
     pub length: Length,
     /// The master seed of every batch.
     pub seed: u64,
+    /// Duplicate handling (canonical dedup costs a canonical form per puzzle).
+    pub dedup: Dedup,
     /// Print JSON instead of a table.
     pub json: bool,
     /// Time the search engine on a file of puzzles instead of the pipeline.
@@ -116,10 +118,10 @@ fn measure(config: &BenchConfig, generation: Generation, threads: usize) -> Resu
         Length::Count(count) => count,
         Length::Seconds(_) => u64::MAX,
     };
-    let mut job = Job::new(generation, count, config.seed, threads, Dedup::Exact, None)?;
+    let mut job = Job::new(generation, count, config.seed, threads, config.dedup, None)?;
     job.max_attempts = u64::MAX;
     let stop = AtomicBool::new(false);
-    let mut sink = BankWriter::new(io::sink(), &generation, Dedup::Exact)?;
+    let mut sink = BankWriter::new(io::sink(), &generation, config.dedup)?;
     let (done, finished) = mpsc::channel::<()>();
     let outcome = std::thread::scope(|scope| {
         if let Length::Seconds(seconds) = config.length {
