@@ -294,8 +294,8 @@ impl GenerateArgs {
             threads_or_all(self.threads),
             dedup,
             self.max_attempts,
-        )?
-        .sharded(shard, self.max_attempts.is_some());
+        )?;
+        let job = Job { shard, ..job };
         let (output, continuation) = match (self.resume, self.append) {
             (Some(path), _) => (Output::File(path), Some((Mode::Resume, given))),
             (None, Some(path)) => (Output::File(path), Some((Mode::Append, given))),

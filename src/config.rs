@@ -282,9 +282,11 @@ pub struct Job {
     pub threads: usize,
     /// Duplicate handling.
     pub dedup: Dedup,
-    /// The attempt budget: the batch ends short of `count` at this attempt index.
+    /// The attempt budget: the batch ends short of `count` at this attempt index, or for a
+    /// shard after this many of its own attempts (counted from index 0: the same thing
+    /// unsharded).
     pub max_attempts: u64,
-    /// The first attempt index.
+    /// The first attempt index (of the whole batch's stream, sharded or not).
     pub first_index: u64,
     /// The share of the attempt stream this machine runs.
     #[serde(default, skip_serializing_if = "Shard::is_whole")]
@@ -321,16 +323,6 @@ impl Job {
             first_index: 0,
             shard: Shard::WHOLE,
         })
-    }
-
-    /// The job run as `shard`: only that shard's attempt indices, the budget unchanged as an
-    /// index bound, except that the default budget counts the shard's own attempts.
-    pub fn sharded(mut self, shard: Shard, budget_given: bool) -> Self {
-        if !budget_given {
-            self.max_attempts = Self::default_max_attempts(self.count).saturating_mul(shard.count);
-        }
-        self.shard = shard;
-        self
     }
 
     /// 100 attempts per puzzle wanted, plus 1,000: ample for any target most attempts reach,
@@ -478,9 +470,5 @@ mod tests {
         assert!(owner.iter().all(Option::is_some));
         assert_eq!(Shard::WHOLE.position_of(17), 17);
         assert_eq!(Shard::new(2, 4).unwrap().to_string(), "2/4");
-        let g = Generation::new(Size::Nine, None).unwrap();
-        let job = Job::new(g, 5, 1, 1, Dedup::Exact, None).unwrap();
-        assert_eq!(job.clone().sharded(shards[1], false).max_attempts, 6000);
-        assert_eq!(job.sharded(shards[1], true).max_attempts, 1500);
     }
 }

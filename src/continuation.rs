@@ -105,8 +105,7 @@ impl Continuation {
                 let max_attempts = if given.max_attempts {
                     asked.max_attempts
                 } else if count > bank.count {
-                    let default = Job::default_max_attempts(count).saturating_mul(bank.shard.count);
-                    bank.max_attempts.max(default)
+                    bank.max_attempts.max(Job::default_max_attempts(count))
                 } else {
                     bank.max_attempts
                 };

@@ -146,7 +146,7 @@ fn produce<S: Shape>(
     consumed: &Consumed,
 ) {
     // Positions in the shard's own run of attempt indices (all of them, unsharded).
-    let end = job.shard.position_of(job.max_attempts);
+    let end = job.max_attempts;
     let mut next = job.shard.position_of(job.first_index);
     // Attempts per thread that take about RANGE_SECONDS, from the last range's pace.
     let mut per_thread = 1;

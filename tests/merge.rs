@@ -137,7 +137,7 @@ fn shards_partition_the_attempts_and_resume() {
     bank()
         .current_dir(d)
         .args(cmd(
-            "generate -q --seed 7 --count 40 --shard 2/5 -o short.csv --max-attempts 60",
+            "generate -q --seed 7 --count 40 --shard 2/5 -o short.csv --max-attempts 20",
         ))
         .assert()
         .code(1);
