@@ -114,8 +114,19 @@ impl Manifest {
         }
     }
 
-    /// Reads and checks the manifest of the bank at `bank`.
+    /// Reads and checks the manifest of the bank at `bank`, which generate wrote.
     pub fn read(bank: &Path) -> Result<Manifest> {
+        Manifest::read_generated(bank)?.ok_or_else(|| {
+            anyhow!(
+                "{} was written by merge: only a bank that generate wrote can be resumed or appended to",
+                bank.display()
+            )
+        })
+    }
+
+    /// Reads and checks the manifest of the bank at `bank`; `None` when `merge` wrote the
+    /// bank (its manifest lists inputs, not batches).
+    pub fn read_generated(bank: &Path) -> Result<Option<Manifest>> {
         let path = Manifest::path_for(bank);
         let input = Input::open(Some(&path)).with_context(|| {
             format!(
@@ -129,16 +140,13 @@ impl Manifest {
         reader
             .read_to_string(&mut text)
             .with_context(|| format!("cannot read {name}"))?;
-        let mut manifest: Manifest = serde_json::from_str(&text).map_err(|err| {
-            if serde_json::from_str::<Merged>(&text).is_ok_and(|m| m.command == "merge") {
-                anyhow!(
-                    "{} was written by merge: only a bank that generate wrote can be resumed or appended to",
-                    bank.display()
-                )
-            } else {
-                anyhow!("{name} is not a sudoku-bank manifest: {err}")
+        let mut manifest: Manifest = match serde_json::from_str(&text) {
+            Ok(manifest) => manifest,
+            Err(_) if serde_json::from_str::<Merged>(&text).is_ok_and(|m| m.command == "merge") => {
+                return Ok(None);
             }
-        })?;
+            Err(err) => bail!("{name} is not a sudoku-bank manifest: {err}"),
+        };
         if manifest.tool != env!("CARGO_PKG_NAME") {
             bail!("{name} was written by {:?}, not sudoku-bank", manifest.tool);
         }
@@ -185,7 +193,7 @@ impl Manifest {
                 );
             }
         }
-        Ok(manifest)
+        Ok(Some(manifest))
     }
 
     /// Writes the manifest beside the bank at `bank`, atomically.

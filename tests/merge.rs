@@ -225,7 +225,9 @@ fn merge_keeps_first_occurrences_and_lists_its_inputs() {
         .assert()
         .code(1)
         .stderr(contains("80 distinct puzzles, fewer than --count 100"));
-    // A merged bank is not a batch to carry on.
+    // A merged bank merges again, but is not a batch to carry on.
+    run_in(d, cmd("merge -q m.csv b.csv -o again.csv"));
+    assert_eq!(fs::read_to_string(d.join("again.csv")).unwrap(), merged);
     bank_cmd_fails(
         d,
         cmd("generate --resume m.csv"),

@@ -8,7 +8,6 @@
 //! of rows first. Other inputs follow in argument order, rows in order. The writer keeps a
 //! 16-byte key per distinct puzzle ([`crate::dedup`]), never the rows.
 
-use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -162,7 +161,9 @@ fn shard_of(path: &Path) -> Result<Option<ShardOf>> {
     if !Manifest::path_for(path).exists() {
         return Ok(None);
     }
-    let manifest = Manifest::read(path)?;
+    let Some(manifest) = Manifest::read_generated(path)? else {
+        return Ok(None);
+    };
     let [batch] = manifest.batches.as_slice() else {
         return Ok(None);
     };
@@ -294,17 +295,13 @@ pub fn merge(config: &MergeConfig) -> Result<Exit> {
 /// group at the place of the first of them.
 fn groups(sources: &[Source]) -> Result<Vec<Vec<usize>>> {
     let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut batch_group = HashMap::new();
     for (i, source) in sources.iter().enumerate() {
-        match source.shard {
-            Some(shard) => {
-                let key = format!("{:?}", shard.batch);
-                let at = *batch_group.entry(key).or_insert_with(|| {
-                    groups.push(Vec::new());
-                    groups.len() - 1
-                });
-                groups[at].push(i);
-            }
+        let batch = source.shard.map(|s| s.batch);
+        let same_batch = groups
+            .iter()
+            .position(|g| batch.is_some() && sources[g[0]].shard.map(|s| s.batch) == batch);
+        match same_batch {
+            Some(at) => groups[at].push(i),
             None => groups.push(vec![i]),
         }
     }
