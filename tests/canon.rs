@@ -184,9 +184,9 @@ fn nine_by_nine_forms_are_the_brute_force_minimum() {
         .collect();
     grids.extend(generated::<Nine>(50, 3, 4));
     grids.extend(generated::<Nine>(60, 3, 40));
-    // A complete grid: every row full, so every column order ties in the first row.
-    let mut solved = Generator::<Nine>::new(Holes::Exact(0));
-    grids.push(solved.attempt(1, 0, &mut Work::default()).unwrap().puzzle);
+    // Complete grids: every row full, so every column order ties in the first row (they
+    // take their own path through the first two rows).
+    grids.extend(generated::<Nine>(0, 1, 4));
     for grid in &grids {
         let canon = canonical(grid).unwrap();
         assert_eq!(canon.digits(), brute_force_nine(grid), "{grid}");
@@ -232,6 +232,19 @@ fn equivalent_puzzles_collide_and_others_do_not() {
         // The form is in the puzzle's class: it is its own form.
         assert_eq!(canonical(&canon), Some(canon));
         assert!(canon.to_string() <= puzzle.to_string());
+    }
+    // Complete grids too, and 4×4 ones.
+    for grid in generated::<Nine>(0, 4, 100) {
+        assert_eq!(
+            canonical(&random_transform(&grid, &mut rng)),
+            canonical(&grid)
+        );
+    }
+    for grid in generated::<Four>(0, 4, 100) {
+        assert_eq!(
+            canonical(&random_transform(&grid, &mut rng)),
+            canonical(&grid)
+        );
     }
     // Puzzles one clue apart are never equivalent.
     let mut fewer = puzzles[0];
