@@ -17,7 +17,7 @@
 //! than the best row's.
 //!
 //! A complete grid would tie every column order in its first row, so its first two rows are
-//! placed together ([`Search::complete_top`]): the second row is built column by column,
+//! placed together (`Search::complete_top`): the second row is built column by column,
 //! each choice placing the first-row column of its digit as early as it can go.
 //!
 //! Canonical forms are computed for 4×4 and 9×9. For 16×16 and 25×25 the search has no
