@@ -1,6 +1,6 @@
-//! Canonical forms: for any consistent 4×4 or 9×9 grid the bytes describe, and any element
-//! of the group they pick, the grid and its image have the same canonical form, and that
-//! form is its own.
+//! Canonical forms: for any consistent 4×4 or 9×9 grid the bytes describe (or a complete
+//! grid they seed), and any element of the group they pick, the grid and its image have the
+//! same canonical form, and that form is its own.
 
 #![no_main]
 
@@ -8,6 +8,8 @@ use libfuzzer_sys::fuzz_target;
 use sudoku_bank::canon::Canonicalizer;
 use sudoku_bank::grid::Grid;
 use sudoku_bank::shape::{Four, Nine, Shape};
+use sudoku_bank::stats::Work;
+use sudoku_bank::{Generator, Holes};
 
 /// A consistent grid from `bytes`: cell by cell, each byte's digit where it conflicts with
 /// nothing placed so far, a hole otherwise.
@@ -42,7 +44,19 @@ fn lines(bytes: &mut impl Iterator<Item = u8>, b: usize) -> Vec<usize> {
 }
 
 fn check<S: Shape>(canonicalizer: &mut Canonicalizer, cells: &[u8], moves: &[u8]) {
-    let grid = grid::<S>(cells);
+    // A first byte of 0 asks for a complete grid, seeded by the next eight.
+    let grid = match cells.split_first() {
+        Some((0, seed)) => {
+            let seed = seed
+                .iter()
+                .take(8)
+                .fold(0u64, |s, &b| s << 8 | u64::from(b));
+            Generator::<S>::new(Holes::Exact(0))
+                .attempt(seed, 0, &mut Work::default())
+                .map_or_else(|| grid::<S>(cells), |made| made.solution)
+        }
+        _ => grid::<S>(cells),
+    };
     let mut moves = moves.iter().copied();
     let rows = lines(&mut moves, S::BOX);
     let cols = lines(&mut moves, S::BOX);
