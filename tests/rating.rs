@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use sudoku_bank::logic::{QqwingLevel, qqwing_level};
-use sudoku_bank::rating::{Level, rate};
+use sudoku_bank::rating::{Level, easy_rating, rate};
 use sudoku_bank::{Grid, Nine};
 
 use crate::util::shared_data;
@@ -150,4 +150,47 @@ fn se_levels_agree_with_sukaku_explainer() {
     assert_eq!(matrix[3][3], 143, "diabolical");
     assert_eq!(diabolical[3][3], 480, "Sudoku Exchange diabolical");
     assert!(r >= 0.99, "correlation {r}");
+}
+
+/// Puzzles of `S` dug to `holes`, from attempts of seed 1.
+fn dug<S: sudoku_bank::Shape>(holes: usize, count: u64) -> Vec<Grid<S>> {
+    let mut generator = sudoku_bank::Generator::<S>::new(sudoku_bank::Holes::Exact(holes));
+    (0..count)
+        .filter_map(|i| generator.attempt(1, i, &mut sudoku_bank::stats::Work::default()))
+        .map(|made| made.puzzle)
+        .collect()
+}
+
+/// The shortcut `--difficulty easy` takes gives the rater's rating exactly when that is below
+/// 1.5, and nothing otherwise.
+fn check_easy<S: sudoku_bank::Shape>(puzzles: &[Grid<S>]) -> usize {
+    let mut easy = 0;
+    for puzzle in puzzles {
+        let rated = rate(puzzle).ok().filter(|r| r.finished && r.tenths() < 15);
+        assert_eq!(easy_rating(puzzle), rated, "{puzzle}");
+        easy += rated.is_some() as usize;
+    }
+    easy
+}
+
+#[test]
+fn easy_ratings_are_the_raters() {
+    let path = shared_data("se_rated_qqwing.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let qqwing: Vec<Grid<Nine>> = text
+        .lines()
+        .filter(|l| l.len() >= 81 && !l.starts_with('#'))
+        .map(|l| Grid::parse(&l[..81]).unwrap())
+        .collect();
+    let mut nine = qqwing.len();
+    let mut easy = check_easy(&qqwing);
+    for holes in [0, 20, 35, 40, 45, 50, 55] {
+        let puzzles = dug::<Nine>(holes, 300);
+        nine += puzzles.len();
+        easy += check_easy(&puzzles);
+    }
+    // Both outcomes are seen, often.
+    assert!(easy > 1000 && nine - easy > 1000, "{easy} easy of {nine}");
+    assert!(check_easy(&dug::<sudoku_bank::Four>(8, 200)) > 0);
+    assert!(check_easy(&dug::<sudoku_bank::Sixteen>(120, 20)) > 0);
 }
