@@ -11,7 +11,7 @@ use crate::config::{Generation, Holes};
 use crate::digger::Digger;
 use crate::generator;
 use crate::grid::Grid;
-use crate::rating::{Band, Rating, SeTechnique, easy_rating, rate};
+use crate::rating::{Band, Rating, rate_in};
 use crate::rng::{AttemptRng, attempt_choice, attempt_rng};
 use crate::shape::Shape;
 use crate::solver::{Engine, Solver};
@@ -198,15 +198,9 @@ impl<S: Shape> Generator<S> {
             None => None,
             Some(band) => {
                 let started = Instant::now();
-                // A band below 1.5 takes only what full houses and box singles solve, which
-                // is checked without the candidate solver.
-                let rating = if band.max_tenths < SeTechnique::HiddenSingleLine.tenths() {
-                    easy_rating(&puzzle)
-                } else {
-                    rate(&puzzle).ok()
-                };
+                let rating = rate_in(&puzzle, band);
                 work.dig_nanos += elapsed_nanos(started);
-                Some(rating.filter(|r| band.admits(r))?)
+                Some(rating?)
             }
         };
         Some(Puzzle {

@@ -265,6 +265,42 @@ pub fn rate<S: Shape>(puzzle: &Grid<S>) -> Result<Rating, Unsolvable> {
     Ok(rating)
 }
 
+/// `puzzle`'s rating when it falls in `band`, as [`rate`] gives it; `None` when it does not,
+/// or when the puzzle has no solution. It spends no more than the band needs: a band below
+/// 1.5 takes only what [`easy_rating`] accepts; a medium band (1.5 to below 2.5), made at
+/// hole counts where many puzzles are easy, turns those away before the candidate solver
+/// starts (harder bands, made deeper, rarely meet one and skip the check); and the solver
+/// stops at the first step rated above the band.
+pub fn rate_in<S: Shape>(puzzle: &Grid<S>, band: Band) -> Option<Rating> {
+    let line_single = SeTechnique::HiddenSingleLine.tenths();
+    if band.max_tenths < line_single {
+        return easy_rating(puzzle).filter(|r| band.admits(r));
+    }
+    let medium =
+        band.min_tenths >= line_single && band.max_tenths < Band::of_level(Level::Hard).min_tenths;
+    if medium && easy_rating(puzzle).is_some() {
+        return None;
+    }
+    let mut logic = Logic::new(puzzle).ok()?;
+    let mut rating = Rating {
+        hardest: None,
+        steps: 0,
+        finished: false,
+    };
+    while !logic.is_solved() {
+        let Some(step) = se_step(&mut logic).ok()? else {
+            return Some(rating).filter(|r| band.admits(r));
+        };
+        if step.tenths() > band.max_tenths {
+            return None;
+        }
+        rating.steps += 1;
+        rating.hardest = rating.hardest.max(Some(step));
+    }
+    rating.finished = true;
+    Some(rating).filter(|r| band.admits(r))
+}
+
 /// The rating of a puzzle that full houses and hidden singles in boxes solve, without the
 /// candidate solver: `None` for any other puzzle (rated 1.5 or more, or with no solution).
 /// It is [`rate`]'s rating whenever that is below 1.5, steps included, at a fraction of the

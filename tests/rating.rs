@@ -194,3 +194,35 @@ fn easy_ratings_are_the_raters() {
     assert!(check_easy(&dug::<sudoku_bank::Four>(8, 200)) > 0);
     assert!(check_easy(&dug::<sudoku_bank::Sixteen>(120, 20)) > 0);
 }
+
+#[test]
+fn banded_ratings_are_the_raters() {
+    use sudoku_bank::rating::{Band, rate_in};
+    let mut puzzles = dug::<Nine>(50, 400);
+    puzzles.extend(dug::<Nine>(55, 300));
+    let bands = [
+        Band::of_level(Level::Easy),
+        Band::of_level(Level::Medium),
+        Band::of_level(Level::Hard),
+        Band::of_level(Level::Diabolical),
+        Band {
+            min_tenths: 12,
+            max_tenths: 20,
+        },
+        Band {
+            min_tenths: 26,
+            max_tenths: 42,
+        },
+    ];
+    let mut kept = [0; 6];
+    for puzzle in &puzzles {
+        let rated = rate(puzzle).ok();
+        for (band, kept) in bands.iter().zip(&mut kept) {
+            let expected = rated.filter(|r| band.admits(r));
+            assert_eq!(rate_in(puzzle, *band), expected, "{puzzle} in {band}");
+            *kept += expected.is_some() as usize;
+        }
+    }
+    // Every band keeps some and turns some away.
+    assert!(kept.iter().all(|&k| k > 0 && k < puzzles.len()), "{kept:?}");
+}
