@@ -207,6 +207,9 @@ impl fmt::Display for Band {
     }
 }
 
+/// The rating reported for a puzzle the techniques do not finish, at least: 5.0.
+const UNFINISHED_TENTHS: u32 = 50;
+
 /// A rated puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rating {
@@ -231,7 +234,7 @@ impl Rating {
         if self.finished {
             self.tenths()
         } else {
-            self.tenths().max(50)
+            self.tenths().max(UNFINISHED_TENTHS)
         }
     }
 
@@ -255,7 +258,7 @@ pub fn rate<S: Shape>(puzzle: &Grid<S>) -> Result<Rating, Unsolvable> {
         finished: false,
     };
     while !logic.is_solved() {
-        let Some(step) = se_step(&mut logic)? else {
+        let Some(step) = se_step(&mut logic, u32::MAX)? else {
             return Ok(rating);
         };
         rating.steps += 1;
@@ -281,6 +284,14 @@ pub fn rate_in<S: Shape>(puzzle: &Grid<S>, band: Band) -> Option<Rating> {
     if medium && easy_rating(puzzle).is_some() {
         return None;
     }
+    // A band that ends below 5.0 looks for no step above it: a puzzle that needs one is out
+    // of the band, and so is one that no technique finishes (rated 5.0 or more). A band that
+    // reaches 5.0 needs the full search, to tell those apart.
+    let cap = if band.max_tenths < UNFINISHED_TENTHS {
+        band.max_tenths
+    } else {
+        u32::MAX
+    };
     let mut logic = Logic::new(puzzle).ok()?;
     let mut rating = Rating {
         hardest: None,
@@ -288,12 +299,9 @@ pub fn rate_in<S: Shape>(puzzle: &Grid<S>, band: Band) -> Option<Rating> {
         finished: false,
     };
     while !logic.is_solved() {
-        let Some(step) = se_step(&mut logic).ok()? else {
+        let Some(step) = se_step(&mut logic, cap).ok()? else {
             return Some(rating).filter(|r| band.admits(r));
         };
-        if step.tenths() > band.max_tenths {
-            return None;
-        }
         rating.steps += 1;
         rating.hardest = rating.hardest.max(Some(step));
     }
@@ -392,17 +400,25 @@ fn place<S: Shape>(grid: &mut Grid<S>, used: &mut S::Units<u32>, cell: usize, di
     }
 }
 
-/// Takes the easiest step of the SE scale that applies.
-fn se_step<S: Shape>(logic: &mut Logic<S>) -> Result<Option<SeTechnique>, Unsolvable> {
+/// Takes the easiest step of the SE scale that applies, among those rated at most `cap`
+/// tenths (they are tried in increasing rating, so a step above `cap` is never looked for).
+fn se_step<S: Shape>(logic: &mut Logic<S>, cap: u32) -> Result<Option<SeTechnique>, Unsolvable> {
     use SeTechnique::*;
+    let over = |technique: SeTechnique| technique.tenths() > cap;
     if let Some((cell, d)) = full_house(logic) {
         logic.place(cell, d);
         return Ok(Some(FullHouse));
     }
     let boxes = 2 * S::N..3 * S::N;
+    if over(HiddenSingleBox) {
+        return Ok(None);
+    }
     if let Some((cell, d)) = logic.find_hidden_single(boxes)? {
         logic.place(cell, d);
         return Ok(Some(HiddenSingleBox));
+    }
+    if over(HiddenSingleLine) {
+        return Ok(None);
     }
     if let Some((cell, d)) = logic.find_hidden_single(0..2 * S::N)? {
         logic.place(cell, d);
@@ -414,13 +430,22 @@ fn se_step<S: Shape>(logic: &mut Logic<S>) -> Result<Option<SeTechnique>, Unsolv
         (DirectHiddenPair, |l, f| hidden_subset(l, 2, f)),
     ];
     for (technique, find) in direct {
+        if over(technique) {
+            return Ok(None);
+        }
         if let Some((cell, d)) = direct_step(logic, find) {
             logic.place(cell, d);
             return Ok(Some(technique));
         }
     }
+    if over(NakedSingle) {
+        return Ok(None);
+    }
     if logic.naked_single()? {
         return Ok(Some(NakedSingle));
+    }
+    if over(DirectHiddenTriple) {
+        return Ok(None);
     }
     if let Some(placed) = direct_step(logic, |l, f| hidden_subset(l, 3, f)) {
         logic.place(placed.0, placed.1);
@@ -444,6 +469,9 @@ fn se_step<S: Shape>(logic: &mut Logic<S>) -> Result<Option<SeTechnique>, Unsolv
         (HiddenQuad, |l, f| hidden_subset(l, 4, f)),
     ];
     for (technique, find) in indirect {
+        if over(technique) {
+            return Ok(None);
+        }
         let mut chosen = None;
         find(logic, &mut |_, removal, _| {
             chosen = Some(*removal);
