@@ -6,9 +6,10 @@
 //! `1` before `2` …) over that whole group: for 9×9, 9! × 2 × 6⁸ transformations.
 //!
 //! For a fixed arrangement of cells, the smallest relabelling numbers digits in order of
-//! first appearance, so the search is over arrangements only. It builds the output row by
-//! row, depth first, and keeps the smallest text seen so far: a row choice whose row is
-//! larger than that text's row is cut at once. Columns are not enumerated. They are an
+//! first appearance, so the search is over arrangements only. It builds the output one row
+//! at a time, for both orientations: every source row the band structure allows is tried
+//! under every arrangement kept so far, and only the arrangements that give the smallest
+//! row go on to the next. Columns are not enumerated. They are an
 //! ordered partition refined by each row placed: columns (and whole stacks) that every row
 //! so far leaves empty are still interchangeable, and the smallest row sorts the rest, so
 //! the only column choices ever branched on are the orders of digits that appear for the
