@@ -118,6 +118,41 @@ fn merged_shards_are_the_one_machine_bank() {
 }
 
 #[test]
+fn merge_says_where_a_short_shard_ends_the_one_machine_bank() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (k, count) in [(0, 20), (1, 40), (2, 20)] {
+        let count = count.to_string();
+        let shard = format!("{k}/3");
+        let out = format!("s{k}.csv");
+        run_in(
+            d,
+            [
+                "generate", "-q", "--seed", "9", "--count", &count, "--shard", &shard, "-o", &out,
+            ],
+        );
+    }
+    // Shards 0 and 2 hold every row below index 60 and nothing past it: 60 rows are the
+    // one-machine bank's, and a 70-row merge says where it leaves it.
+    let out = bank()
+        .current_dir(d)
+        .args(cmd("merge s0.csv s1.csv s2.csv --count 70 -o m.csv"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("note: past attempt index 60 a shard has no more rows"),
+        "{stderr}"
+    );
+    let merged = rows(&fs::read_to_string(d.join("m.csv")).unwrap());
+    let one = rows(&stdout_of(&cmd("generate -q --seed 9 --count 70")));
+    assert_eq!(merged.len(), 70);
+    assert_eq!(merged[..60], one[..60]);
+    assert_ne!(merged[60..], one[60..]);
+}
+
+#[test]
 fn shards_partition_the_attempts_and_resume() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
