@@ -434,7 +434,7 @@ pub struct MergeArgs {
     out: PathBuf,
     /// How duplicate puzzles are recognised: exact text, or canonical form (equivalent
     /// puzzles; adds a canon_id column if the inputs lack one); none keeps every row.
-    /// [default: exact]
+    /// [default: canonical for banks with a canon_id column, exact for others]
     #[arg(long, value_enum)]
     dedup: Option<DedupArg>,
     /// Stop after N rows (exit 1 if the inputs hold fewer distinct puzzles).
@@ -457,7 +457,7 @@ impl MergeArgs {
         Ok(MergeConfig {
             inputs: self.inputs,
             output: self.out,
-            dedup: self.dedup.map_or(Dedup::Exact, Dedup::from),
+            dedup: self.dedup.map(Dedup::from),
             count: self.count,
             force: self.force,
             quiet: self.quiet,

@@ -80,9 +80,7 @@ fn shard_and_merge(
         &count,
     ];
     args.extend(names.iter().map(String::as_str));
-    if let Some(at) = params.iter().position(|&p| p == "--dedup") {
-        args.extend_from_slice(&params[at..at + 2]);
-    }
+    // No --dedup: banks with a canon_id column are merged by canonical form.
     run_in(dir, &args);
     fs::read(dir.join("merged.csv")).unwrap()
 }

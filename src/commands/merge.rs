@@ -33,8 +33,9 @@ pub struct MergeConfig {
     pub inputs: Vec<PathBuf>,
     /// The merged bank; its manifest goes beside it.
     pub output: PathBuf,
-    /// How duplicates are recognised.
-    pub dedup: Dedup,
+    /// How duplicates are recognised; by default, canonical form for banks with a
+    /// `canon_id` column and exact text for others.
+    pub dedup: Option<Dedup>,
     /// Stop after this many rows.
     pub count: Option<u64>,
     /// Replace an existing output.
@@ -210,11 +211,16 @@ pub fn merge(config: &MergeConfig) -> Result<Exit> {
         .ok()
         .and_then(Size::from_n)
         .ok_or_else(|| anyhow!("size {size_text:?} is not 4, 9, 16 or 25"))?;
-    if config.dedup == Dedup::Canonical {
+    let has_canon_id = sources[0].reader.header().iter().any(|c| c == CANON_COLUMN);
+    let dedup = config.dedup.unwrap_or(if has_canon_id {
+        Dedup::Canonical
+    } else {
+        Dedup::Exact
+    });
+    if dedup == Dedup::Canonical {
         crate::canon::supported(size).map_err(|e| anyhow!("--dedup canonical: {e}"))?;
     }
-    let add_canon_id = config.dedup == Dedup::Canonical
-        && !sources[0].reader.header().iter().any(|c| c == CANON_COLUMN);
+    let add_canon_id = dedup == Dedup::Canonical && !has_canon_id;
     let mut out = AtomicFile::create(&config.output, config.force)?;
     let columns = sources[0].reader.header().clone();
     let columns = columns.iter().chain(add_canon_id.then_some(CANON_COLUMN));
@@ -222,9 +228,9 @@ pub fn merge(config: &MergeConfig) -> Result<Exit> {
     let mut writer = BankWriter::with_header(&mut out, columns)
         .with_context(|| format!("cannot write {output}"))?;
     let mut merger = Merger {
-        keyer: Keyer::new(config.dedup),
+        keyer: Keyer::new(dedup),
         seen: KeySet::default(),
-        dedup: config.dedup,
+        dedup,
         size_text,
         add_canon_id,
         scratch: csv::StringRecord::new(),
@@ -246,7 +252,7 @@ pub fn merge(config: &MergeConfig) -> Result<Exit> {
         command_line: config.command_line.clone(),
         started: timestamp(started),
         finished: timestamp(SystemTime::now()),
-        dedup: config.dedup,
+        dedup,
         count: config.count,
         rows: merger.rows,
         duplicates: merger.duplicates,
@@ -274,7 +280,7 @@ pub fn merge(config: &MergeConfig) -> Result<Exit> {
             merger.output,
             merger.rows,
             merger.duplicates,
-            config.dedup.name()
+            dedup.name()
         );
     }
     Ok(match config.count {
