@@ -399,6 +399,43 @@ fn canonical_dedup_drops_equivalent_puzzles() {
         cmd("generate --append c.csv --dedup exact --count 1"),
         "would change the bank's columns",
     );
+    // verify checks canon_id, and finds a row equivalent to another (here the first row
+    // transposed, id and all made right).
+    run_in(
+        d,
+        cmd("generate -q --seed 3 --count 5 --dedup canonical -o v.csv"),
+    );
+    let bank_text = fs::read_to_string(d.join("v.csv")).unwrap();
+    let mut lines: Vec<Vec<String>> = bank_text
+        .lines()
+        .map(|l| l.split(',').map(str::to_owned).collect())
+        .collect();
+    lines[2][8] = "0000000000000000".to_owned();
+    let mut moved = lines[1].clone();
+    let transpose = |text: &str| -> String {
+        (0..81)
+            .map(|i| text.as_bytes()[(i % 9) * 9 + i / 9] as char)
+            .collect()
+    };
+    moved[4] = transpose(&lines[1][4]);
+    moved[5] = transpose(&lines[1][5]);
+    moved[0] = sudoku_bank::hash::puzzle_id_hex(&moved[4]);
+    moved[7] = "1000".to_owned();
+    lines.push(moved);
+    let edited: String = lines.iter().map(|l| l.join(",") + "\n").collect();
+    fs::write(d.join("v.csv"), edited).unwrap();
+    let out = bank()
+        .current_dir(d)
+        .args(cmd("verify v.csv"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        report.contains("row 2: canon_id \"0000000000000000\" is not the puzzle's"),
+        "{report}"
+    );
+    assert!(report.contains("row 6: equivalent to row 1"), "{report}");
     // Appending keeps the bank free of equivalent puzzles.
     run_in(d, cmd("generate -q --append c.csv --count 3 --seed 9"));
     stdout_of(&["verify", d.join("c.csv").to_str().unwrap()]);
