@@ -110,6 +110,8 @@ pub struct Logic<S: Shape> {
     pub(crate) cand: S::Cells<u32>,
     /// Placed digits, 0 while open.
     pub(crate) value: S::Cells<Digit>,
+    /// The digits each unit still lacks.
+    missing: S::Units<u32>,
     /// Open cells.
     open: usize,
 }
@@ -125,6 +127,7 @@ impl<S: Shape> Logic<S> {
         let mut logic = Logic {
             cand: S::cells(all),
             value: S::cells(0),
+            missing: S::units(all),
             open: S::CELLS,
         };
         for cell in 0..S::CELLS {
@@ -153,6 +156,9 @@ impl<S: Shape> Logic<S> {
         let bit = 1u32 << (d - 1);
         for &peer in S::peers(cell) {
             self.cand[peer as usize] &= !bit;
+        }
+        for unit in S::units_of(cell) {
+            self.missing[unit] &= !bit;
         }
     }
 
@@ -206,13 +212,7 @@ impl<S: Shape> Logic<S> {
 
     /// The digits still to place in `unit`.
     pub(crate) fn missing(&self, unit: usize) -> u32 {
-        let all = u32::MAX >> (32 - S::N);
-        S::unit(unit)
-            .iter()
-            .fold(all, |left, &cell| match self.value[cell as usize] {
-                0 => left,
-                d => left & !(1 << (d - 1)),
-            })
+        self.missing[unit]
     }
 
     /// Places the first hidden single, boxes first; fails when a digit has no place left in

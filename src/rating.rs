@@ -537,12 +537,16 @@ fn single_after<S: Shape>(
 /// The open cell of the first unit that has only one, and the digit it lacks.
 fn full_house<S: Shape>(logic: &Logic<S>) -> Option<(usize, Digit)> {
     (0..S::UNITS).find_map(|unit| {
+        let missing = logic.missing(unit);
+        if missing.count_ones() != 1 {
+            return None;
+        }
         let mut open = S::unit(unit)
             .iter()
             .filter(|&&c| logic.value[c as usize] == 0);
         let cell = *open.next()? as usize;
-        let missing = logic.missing(unit);
-        (open.next().is_none() && missing.count_ones() == 1)
+        open.next()
+            .is_none()
             .then(|| (cell, missing.trailing_zeros() as Digit + 1))
     })
 }
