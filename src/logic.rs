@@ -235,21 +235,29 @@ impl<S: Shape> Logic<S> {
         units: impl Iterator<Item = usize>,
     ) -> Result<Option<(usize, Digit)>, Unsolvable> {
         for unit in units {
-            let table = self.unit_places(unit);
-            let mut missing = self.missing(unit);
-            while missing != 0 {
-                let bit = missing & missing.wrapping_neg();
-                missing &= missing - 1;
-                let places = table[bit.trailing_zeros() as usize];
-                match places.count_ones() {
-                    0 => return Err(Unsolvable),
-                    1 => {
-                        let cell = S::unit(unit)[places.trailing_zeros() as usize] as usize;
-                        return Ok(Some((cell, bit.trailing_zeros() as Digit + 1)));
-                    }
-                    _ => {}
-                }
+            // The digits with a place in the unit, and those with two or more.
+            let (mut some, mut many) = (0u32, 0u32);
+            for &cell in S::unit(unit) {
+                let cand = self.cand[cell as usize];
+                many |= some & cand;
+                some |= cand;
             }
+            let missing = self.missing(unit);
+            let (none, one) = (missing & !some, missing & some & !many);
+            // The lowest missing digit with no place or one, as a scan in digit order finds.
+            let hit = none | one;
+            if hit == 0 {
+                continue;
+            }
+            let bit = hit & hit.wrapping_neg();
+            if none & bit != 0 {
+                return Err(Unsolvable);
+            }
+            let cell = S::unit(unit)
+                .iter()
+                .find(|&&c| self.cand[c as usize] & bit != 0)
+                .expect("a digit with one place has a cell");
+            return Ok(Some((*cell as usize, bit.trailing_zeros() as Digit + 1)));
         }
         Ok(None)
     }
