@@ -581,7 +581,12 @@ fn naked_subset<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
         if open.count_ones() <= k {
             continue;
         }
-        let done = subsets(open, k, &mut |chosen| {
+        // Only cells with at most k candidates can be among the k: the subsets of those
+        // come in the same order as among all open cells, so the first found is the same.
+        let small = (0..S::N)
+            .filter(|&p| open >> p & 1 != 0 && logic.cand[cells[p] as usize].count_ones() <= k)
+            .fold(0u32, |m, p| m | 1 << p);
+        let done = subsets(small, k, &mut |chosen| {
             let digits = (0..S::N)
                 .filter(|&p| chosen >> p & 1 != 0)
                 .fold(0, |d, p| d | logic.cand[cells[p] as usize]);
@@ -614,7 +619,12 @@ fn hidden_subset<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
         if missing.count_ones() <= k {
             continue;
         }
-        let done = subsets(missing, k, &mut |digits| {
+        // Only digits with at most k places can be among the k (the same order argument
+        // as for naked subsets).
+        let few = (0..S::N as u32)
+            .filter(|&d| missing >> d & 1 != 0 && table[d as usize].count_ones() <= k)
+            .fold(0u32, |m, d| m | 1 << d);
+        let done = subsets(few, k, &mut |digits| {
             let mut places = 0u32;
             let mut each = digits;
             while each != 0 {
