@@ -251,6 +251,12 @@ impl Rating {
 /// Rates `puzzle`; fails when its clues contradict each other or a step finds a
 /// contradiction (a puzzle with no solution).
 pub fn rate<S: Shape>(puzzle: &Grid<S>) -> Result<Rating, Unsolvable> {
+    rate_up_to(puzzle, u32::MAX)
+}
+
+/// Rates `puzzle` with the techniques rated at most `cap` tenths: [`rate`] when `cap` takes
+/// them all; otherwise a puzzle that needs a harder one comes out unfinished.
+fn rate_up_to<S: Shape>(puzzle: &Grid<S>, cap: u32) -> Result<Rating, Unsolvable> {
     let mut logic = Logic::new(puzzle)?;
     let mut rating = Rating {
         hardest: None,
@@ -258,7 +264,7 @@ pub fn rate<S: Shape>(puzzle: &Grid<S>) -> Result<Rating, Unsolvable> {
         finished: false,
     };
     while !logic.is_solved() {
-        let Some(step) = se_step(&mut logic, u32::MAX)? else {
+        let Some(step) = se_step(&mut logic, cap)? else {
             return Ok(rating);
         };
         rating.steps += 1;
@@ -292,21 +298,7 @@ pub fn rate_in<S: Shape>(puzzle: &Grid<S>, band: Band) -> Option<Rating> {
     } else {
         u32::MAX
     };
-    let mut logic = Logic::new(puzzle).ok()?;
-    let mut rating = Rating {
-        hardest: None,
-        steps: 0,
-        finished: false,
-    };
-    while !logic.is_solved() {
-        let Some(step) = se_step(&mut logic, cap).ok()? else {
-            return Some(rating).filter(|r| band.admits(r));
-        };
-        rating.steps += 1;
-        rating.hardest = rating.hardest.max(Some(step));
-    }
-    rating.finished = true;
-    Some(rating).filter(|r| band.admits(r))
+    rate_up_to(puzzle, cap).ok().filter(|r| band.admits(r))
 }
 
 /// The rating of a puzzle that full houses and hidden singles in boxes solve, without the
