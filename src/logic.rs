@@ -120,23 +120,39 @@ impl<S: Shape> Logic<S> {
     /// The grid of `puzzle`, each open cell's candidates the digits its peers lack; fails
     /// when clues conflict.
     pub fn new(puzzle: &Grid<S>) -> Result<Self, Unsolvable> {
-        if puzzle.conflict().is_some() {
-            return Err(Unsolvable);
-        }
         let all = u32::MAX >> (32 - S::N);
-        let mut logic = Logic {
-            cand: S::cells(all),
-            value: S::cells(0),
-            missing: S::units(all),
-            open: S::CELLS,
-        };
+        let mut used = S::units(0u32);
+        let mut value = S::cells(0);
+        let mut open = S::CELLS;
         for cell in 0..S::CELLS {
             let d = puzzle.get(cell);
             if d != 0 {
-                logic.place(cell, d);
+                let bit = 1u32 << (d - 1);
+                for unit in S::units_of(cell) {
+                    if used[unit] & bit != 0 {
+                        return Err(Unsolvable);
+                    }
+                    used[unit] |= bit;
+                }
+                value[cell] = d;
+                open -= 1;
             }
         }
-        Ok(logic)
+        let mut cand = S::cells(0u32);
+        for cell in (0..S::CELLS).filter(|&cell| value[cell] == 0) {
+            let [row, col, boxed] = S::units_of(cell);
+            cand[cell] = all & !(used[row] | used[col] | used[boxed]);
+        }
+        let mut missing = used;
+        for m in missing.as_mut() {
+            *m = all & !*m;
+        }
+        Ok(Logic {
+            cand,
+            value,
+            missing,
+            open,
+        })
     }
 
     /// True when every cell is placed.

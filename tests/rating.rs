@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use sudoku_bank::logic::{QqwingLevel, qqwing_level};
-use sudoku_bank::rating::{Level, easy_rating, rate};
+use sudoku_bank::rating::{Level, placement_rating, rate};
 use sudoku_bank::{Grid, Nine};
 
 use crate::util::shared_data;
@@ -161,38 +161,57 @@ fn dug<S: sudoku_bank::Shape>(holes: usize, count: u64) -> Vec<Grid<S>> {
         .collect()
 }
 
-/// The shortcut `--difficulty easy` takes gives the rater's rating exactly when that is below
-/// 1.5, and nothing otherwise.
-fn check_easy<S: sudoku_bank::Shape>(puzzles: &[Grid<S>]) -> usize {
-    let mut easy = 0;
+/// The placement closure gives the rater's rating, steps included, exactly when that is at
+/// most `cap` (and at most 2.5), and nothing otherwise; returns how many it rated.
+fn check_placements<S: sudoku_bank::Shape>(puzzles: &[Grid<S>], cap: u32) -> usize {
+    let mut rated = 0;
     for puzzle in puzzles {
-        let rated = rate(puzzle).ok().filter(|r| r.finished && r.tenths() < 15);
-        assert_eq!(easy_rating(puzzle), rated, "{puzzle}");
-        easy += rated.is_some() as usize;
+        let expected = rate(puzzle)
+            .ok()
+            .filter(|r| r.finished && r.tenths() <= cap.min(25));
+        assert_eq!(
+            placement_rating(puzzle, cap),
+            expected,
+            "{puzzle} up to {cap}"
+        );
+        rated += expected.is_some() as usize;
     }
-    easy
+    rated
 }
 
 #[test]
-fn easy_ratings_are_the_raters() {
+fn placement_ratings_are_the_raters() {
     let path = shared_data("se_rated_qqwing.txt");
     let text = std::fs::read_to_string(&path).unwrap();
-    let qqwing: Vec<Grid<Nine>> = text
+    let mut puzzles: Vec<Grid<Nine>> = text
         .lines()
         .filter(|l| l.len() >= 81 && !l.starts_with('#'))
         .map(|l| Grid::parse(&l[..81]).unwrap())
         .collect();
-    let mut nine = qqwing.len();
-    let mut easy = check_easy(&qqwing);
-    for holes in [0, 20, 35, 40, 45, 50, 55] {
-        let puzzles = dug::<Nine>(holes, 300);
-        nine += puzzles.len();
-        easy += check_easy(&puzzles);
+    for holes in [0, 40, 45, 50, 55, 58] {
+        puzzles.extend(dug::<Nine>(holes, 300));
     }
-    // Both outcomes are seen, often.
-    assert!(easy > 1000 && nine - easy > 1000, "{easy} easy of {nine}");
-    assert!(check_easy(&dug::<sudoku_bank::Four>(8, 200)) > 0);
-    assert!(check_easy(&dug::<sudoku_bank::Sixteen>(120, 20)) > 0);
+    // Every cap at a placement technique's rating, one between two, and one past them all.
+    let mut counts = Vec::new();
+    for cap in [10, 12, 15, 17, 19, 20, 22, 23, 25, 49] {
+        counts.push(check_placements(&puzzles, cap));
+    }
+    eprintln!("rated up to each cap: {counts:?} of {}", puzzles.len());
+    // Each cap rates more than the one before, and the last leaves many out.
+    assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
+    assert!(counts[0] > 0 && counts[8] > counts[6], "{counts:?}");
+    assert!(
+        puzzles.len() - counts[9] > 300,
+        "{counts:?} of {}",
+        puzzles.len()
+    );
+    let four = dug::<sudoku_bank::Four>(10, 200);
+    let mut sixteen = dug::<sudoku_bank::Sixteen>(90, 10);
+    sixteen.extend(dug::<sudoku_bank::Sixteen>(140, 10));
+    for cap in [12, 15, 25] {
+        assert!(check_placements(&four, cap) > 0, "4×4 up to {cap}");
+        assert!(check_placements(&sixteen, cap) > 0, "16×16 up to {cap}");
+    }
 }
 
 #[test]

@@ -1,0 +1,402 @@
+//! Ratings on the Sudoku Explainer (SE) scale: solve step by step, always with the easiest
+//! technique that applies, and rate the puzzle by its hardest step.
+//!
+//! The techniques and their SE values, easiest first:
+//! hidden single in a box 1.2, in a row or column 1.5; direct pointing 1.7, direct claiming
+//! 1.9, direct hidden pair 2.0 (a locking or hidden set whose eliminations leave a hidden
+//! single, which is placed); naked single 2.3; direct hidden triple 2.5; pointing 2.6,
+//! claiming 2.8, naked pair 3.0, X-Wing 3.2, hidden pair 3.4, naked triple 3.6, Swordfish
+//! 3.8, hidden triple 4.0, XY-Wing 4.2, XYZ-Wing 4.4, naked quad 5.0, Jellyfish 5.2, hidden
+//! quad 5.4. A puzzle none of them finishes is marked unfinished and reported at 5.0 (or its
+//! hardest step, if higher): it needs techniques this rater does not have (chains, more
+//! uniqueness patterns, …), almost all rated 5.0 or more in SE.
+//!
+//! Levels follow the Sudoku Exchange bank: easy < 1.5 ≤ medium < 2.5 ≤ hard < 5.0 ≤
+//! diabolical (and every unfinished puzzle).
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Unsolvable;
+use crate::grid::Grid;
+use crate::logic::{Logic, locked};
+use crate::shape::Shape;
+
+mod closure;
+mod techniques;
+
+pub use closure::placement_rating;
+use techniques::{Finder, direct_step, eliminating, full_house, hidden_subset};
+
+/// A technique of the SE scale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[allow(missing_docs)]
+pub enum SeTechnique {
+    FullHouse,
+    HiddenSingleBox,
+    HiddenSingleLine,
+    DirectPointing,
+    DirectClaiming,
+    DirectHiddenPair,
+    NakedSingle,
+    DirectHiddenTriple,
+    Pointing,
+    Claiming,
+    NakedPair,
+    XWing,
+    HiddenPair,
+    NakedTriple,
+    Swordfish,
+    HiddenTriple,
+    TurbotFish,
+    XyWing,
+    XyzWing,
+    UniqueRectangle,
+    NakedQuad,
+    Jellyfish,
+    HiddenQuad,
+}
+
+impl SeTechnique {
+    /// Its SE rating, in tenths.
+    pub fn tenths(self) -> u32 {
+        use SeTechnique::*;
+        match self {
+            FullHouse => 10,
+            HiddenSingleBox => 12,
+            HiddenSingleLine => 15,
+            DirectPointing => 17,
+            DirectClaiming => 19,
+            DirectHiddenPair => 20,
+            NakedSingle => 23,
+            DirectHiddenTriple => 25,
+            Pointing => 26,
+            Claiming => 28,
+            NakedPair => 30,
+            XWing => 32,
+            HiddenPair => 34,
+            NakedTriple => 36,
+            Swordfish => 38,
+            HiddenTriple => 40,
+            TurbotFish => 40,
+            XyWing => 42,
+            XyzWing => 44,
+            UniqueRectangle => 45,
+            NakedQuad => 50,
+            Jellyfish => 52,
+            HiddenQuad => 54,
+        }
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        use SeTechnique::*;
+        match self {
+            FullHouse => "full house",
+            HiddenSingleBox => "hidden single (box)",
+            HiddenSingleLine => "hidden single (line)",
+            DirectPointing => "direct pointing",
+            DirectClaiming => "direct claiming",
+            DirectHiddenPair => "direct hidden pair",
+            NakedSingle => "naked single",
+            DirectHiddenTriple => "direct hidden triple",
+            Pointing => "pointing",
+            Claiming => "claiming",
+            NakedPair => "naked pair",
+            XWing => "X-Wing",
+            HiddenPair => "hidden pair",
+            NakedTriple => "naked triple",
+            Swordfish => "Swordfish",
+            HiddenTriple => "hidden triple",
+            TurbotFish => "turbot fish",
+            XyWing => "XY-Wing",
+            XyzWing => "XYZ-Wing",
+            UniqueRectangle => "unique rectangle",
+            NakedQuad => "naked quad",
+            Jellyfish => "Jellyfish",
+            HiddenQuad => "hidden quad",
+        }
+    }
+}
+
+/// The Sudoku Exchange levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[allow(missing_docs)]
+pub enum Level {
+    Easy,
+    Medium,
+    Hard,
+    Diabolical,
+}
+
+impl Level {
+    /// The level of an SE rating in tenths.
+    pub fn of_tenths(tenths: u32) -> Level {
+        match tenths {
+            0..15 => Level::Easy,
+            15..25 => Level::Medium,
+            25..50 => Level::Hard,
+            _ => Level::Diabolical,
+        }
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Diabolical => "diabolical",
+        }
+    }
+}
+
+impl FromStr for Level {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        [Level::Easy, Level::Medium, Level::Hard, Level::Diabolical]
+            .into_iter()
+            .find(|l| l.name() == text)
+            .ok_or_else(|| {
+                format!("{text:?} is not a level (expected easy, medium, hard or diabolical)")
+            })
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+/// A band of ratings, in tenths, both ends included: what `--difficulty` or
+/// `--min-rating`/`--max-rating` keep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Band {
+    /// The lowest rating kept, in tenths.
+    pub min_tenths: u32,
+    /// The highest rating kept, in tenths.
+    pub max_tenths: u32,
+}
+
+impl Band {
+    /// The band of a level.
+    pub fn of_level(level: Level) -> Band {
+        let (min_tenths, max_tenths) = match level {
+            Level::Easy => (0, 14),
+            Level::Medium => (15, 24),
+            Level::Hard => (25, 49),
+            Level::Diabolical => (50, u32::MAX),
+        };
+        Band {
+            min_tenths,
+            max_tenths,
+        }
+    }
+
+    /// True when `rating` falls in the band (see [`Rating::reported_tenths`]).
+    pub fn admits(&self, rating: &Rating) -> bool {
+        (self.min_tenths..=self.max_tenths).contains(&rating.reported_tenths())
+    }
+}
+
+impl fmt::Display for Band {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let tenths = |t: u32| format!("{}.{}", t / 10, t % 10);
+        match self.max_tenths {
+            u32::MAX => write!(f, "rating {} and up", tenths(self.min_tenths)),
+            max => write!(f, "rating {} to {}", tenths(self.min_tenths), tenths(max)),
+        }
+    }
+}
+
+/// The rating reported for a puzzle the techniques do not finish, at least: 5.0.
+const UNFINISHED_TENTHS: u32 = 50;
+
+/// A rated puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rating {
+    /// The hardest step taken.
+    pub hardest: Option<SeTechnique>,
+    /// Steps taken.
+    pub steps: u32,
+    /// True when the techniques solved the puzzle.
+    pub finished: bool,
+}
+
+impl Rating {
+    /// The SE rating in tenths: the hardest step's (0 for a complete grid).
+    pub fn tenths(&self) -> u32 {
+        self.hardest.map_or(0, SeTechnique::tenths)
+    }
+
+    /// The rating reported and compared with bands: the hardest step's, or 5.0 when the
+    /// techniques did not finish (SE would need techniques this rater lacks, almost all rated
+    /// 5.0 or more), when the hardest step taken is below that.
+    pub fn reported_tenths(&self) -> u32 {
+        if self.finished {
+            self.tenths()
+        } else {
+            self.tenths().max(UNFINISHED_TENTHS)
+        }
+    }
+
+    /// The level; diabolical when unfinished.
+    pub fn level(&self) -> Level {
+        if self.finished {
+            Level::of_tenths(self.tenths())
+        } else {
+            Level::Diabolical
+        }
+    }
+}
+
+/// Rates `puzzle`; fails when its clues contradict each other or a step finds a
+/// contradiction (a puzzle with no solution).
+pub fn rate<S: Shape>(puzzle: &Grid<S>) -> Result<Rating, Unsolvable> {
+    rate_up_to(puzzle, u32::MAX)
+}
+
+/// Rates `puzzle` with the techniques rated at most `cap` tenths: [`rate`] when `cap` takes
+/// them all; otherwise a puzzle that needs a harder one comes out unfinished.
+fn rate_up_to<S: Shape>(puzzle: &Grid<S>, cap: u32) -> Result<Rating, Unsolvable> {
+    let mut logic = Logic::new(puzzle)?;
+    let mut rating = Rating {
+        hardest: None,
+        steps: 0,
+        finished: false,
+    };
+    while !logic.is_solved() {
+        let Some(step) = se_step(&mut logic, cap)? else {
+            return Ok(rating);
+        };
+        rating.steps += 1;
+        rating.hardest = rating.hardest.max(Some(step));
+    }
+    rating.finished = true;
+    Ok(rating)
+}
+
+/// `puzzle`'s rating when it falls in `band`, as [`rate`] gives it; `None` when it does not,
+/// or when the puzzle has no solution. It spends no more than the band needs: a band that
+/// ends at 2.5 or below takes only what [`placement_rating`] gives; a harder band turns away
+/// a puzzle [`placement_rating`] rates below it before the step-by-step solver starts; and
+/// the solver stops at the first step rated above the band.
+pub fn rate_in<S: Shape>(puzzle: &Grid<S>, band: Band) -> Option<Rating> {
+    let placing = SeTechnique::DirectHiddenTriple.tenths();
+    if band.max_tenths <= placing {
+        return placement_rating(puzzle, band.max_tenths).filter(|r| band.admits(r));
+    }
+    if band.min_tenths > 0 && placement_rating(puzzle, placing.min(band.min_tenths - 1)).is_some() {
+        return None;
+    }
+    // A band that ends below 5.0 looks for no step above it: a puzzle that needs one is out
+    // of the band, and so is one that no technique finishes (rated 5.0 or more). A band that
+    // reaches 5.0 needs the full search, to tell those apart.
+    let cap = if band.max_tenths < UNFINISHED_TENTHS {
+        band.max_tenths
+    } else {
+        u32::MAX
+    };
+    rate_up_to(puzzle, cap).ok().filter(|r| band.admits(r))
+}
+
+/// Takes the easiest step of the SE scale that applies, among those rated at most `cap`
+/// tenths (they are tried in increasing rating, so a step above `cap` is never looked for).
+fn se_step<S: Shape>(logic: &mut Logic<S>, cap: u32) -> Result<Option<SeTechnique>, Unsolvable> {
+    use SeTechnique::*;
+    let over = |technique: SeTechnique| technique.tenths() > cap;
+    if let Some((cell, d)) = full_house(logic) {
+        logic.place(cell, d);
+        return Ok(Some(FullHouse));
+    }
+    let boxes = 2 * S::N..3 * S::N;
+    if over(HiddenSingleBox) {
+        return Ok(None);
+    }
+    if let Some((cell, d)) = logic.find_hidden_single(boxes)? {
+        logic.place(cell, d);
+        return Ok(Some(HiddenSingleBox));
+    }
+    if over(HiddenSingleLine) {
+        return Ok(None);
+    }
+    if let Some((cell, d)) = logic.find_hidden_single(0..2 * S::N)? {
+        logic.place(cell, d);
+        return Ok(Some(HiddenSingleLine));
+    }
+    let direct: [(SeTechnique, Finder<S>); 3] = [
+        (DirectPointing, |l, f| locked(l, false, f)),
+        (DirectClaiming, |l, f| locked(l, true, f)),
+        (DirectHiddenPair, |l, f| hidden_subset(l, 2, f)),
+    ];
+    for (technique, find) in direct {
+        if over(technique) {
+            return Ok(None);
+        }
+        if let Some((cell, d)) = direct_step(logic, find) {
+            logic.place(cell, d);
+            return Ok(Some(technique));
+        }
+    }
+    if over(NakedSingle) {
+        return Ok(None);
+    }
+    if logic.naked_single()? {
+        return Ok(Some(NakedSingle));
+    }
+    if over(DirectHiddenTriple) {
+        return Ok(None);
+    }
+    if let Some(placed) = direct_step(logic, |l, f| hidden_subset(l, 3, f)) {
+        logic.place(placed.0, placed.1);
+        return Ok(Some(DirectHiddenTriple));
+    }
+    for (technique, find) in eliminating::<S>() {
+        if over(technique) {
+            return Ok(None);
+        }
+        let mut chosen = None;
+        find(logic, &mut |_, removal, _| {
+            chosen = Some(*removal);
+            true
+        });
+        if let Some(removal) = chosen {
+            for (cell, &bits) in removal.as_ref().iter().enumerate() {
+                logic.eliminate(cell, bits);
+            }
+            return Ok(Some(technique));
+        }
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::Nine;
+
+    #[test]
+    fn levels_follow_the_bank_boundaries() {
+        assert_eq!(Level::of_tenths(12), Level::Easy);
+        assert_eq!(Level::of_tenths(15), Level::Medium);
+        assert_eq!(Level::of_tenths(23), Level::Medium);
+        assert_eq!(Level::of_tenths(25), Level::Hard);
+        assert_eq!(Level::of_tenths(44), Level::Hard);
+        assert_eq!(Level::of_tenths(50), Level::Diabolical);
+    }
+
+    #[test]
+    fn a_complete_grid_rates_zero() {
+        let grid = Grid::<Nine>::parse(
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179",
+        )
+        .unwrap();
+        let rating = rate(&grid).unwrap();
+        assert!(rating.finished);
+        assert_eq!((rating.tenths(), rating.level()), (0, Level::Easy));
+    }
+}

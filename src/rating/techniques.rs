@@ -1,0 +1,435 @@
+//! The techniques past singles, each as a search that offers the eliminations it finds:
+//! locked candidates (in [`crate::logic`]), naked and hidden subsets, fish, turbot fish,
+//! unique rectangles and wings; and the *direct* form of a technique, which keeps no
+//! elimination but places the hidden single its eliminations leave.
+
+use super::SeTechnique;
+use crate::grid::Digit;
+use crate::logic::{Found, Logic, locked};
+use crate::shape::Shape;
+
+/// A search for eliminations: calls `found` with each set of eliminations (per cell, the
+/// candidates to remove; never empty) until it returns true.
+pub(super) type Finder<S> = fn(&Logic<S>, &mut Found<'_, S>);
+
+/// The techniques that eliminate candidates, easiest first, with their searches.
+pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Finder<S>); 15] {
+    use SeTechnique::*;
+    [
+        (Pointing, |l, f| locked(l, false, f)),
+        (Claiming, |l, f| locked(l, true, f)),
+        (NakedPair, |l, f| naked_subset(l, 2, f)),
+        (XWing, |l, f| fish(l, 2, f)),
+        (HiddenPair, |l, f| hidden_subset(l, 2, f)),
+        (NakedTriple, |l, f| naked_subset(l, 3, f)),
+        (Swordfish, |l, f| fish(l, 3, f)),
+        (HiddenTriple, |l, f| hidden_subset(l, 3, f)),
+        (TurbotFish, turbot),
+        (XyWing, |l, f| wing(l, false, f)),
+        (XyzWing, |l, f| wing(l, true, f)),
+        (UniqueRectangle, unique_rectangle),
+        (NakedQuad, |l, f| naked_subset(l, 4, f)),
+        (Jellyfish, |l, f| fish(l, 4, f)),
+        (HiddenQuad, |l, f| hidden_subset(l, 4, f)),
+    ]
+}
+
+/// The placement a direct technique gives: the first eliminations `find` offers that leave
+/// a removed digit one place in the unit they lie in or, for a line, in a box they touch.
+/// The eliminations themselves are not kept.
+pub(super) fn direct_step<S: Shape>(logic: &Logic<S>, find: Finder<S>) -> Option<(usize, Digit)> {
+    let mut placed = None;
+    find(logic, &mut |logic, removal, unit| {
+        placed = direct_single(logic, removal, unit);
+        placed.is_some()
+    });
+    placed
+}
+
+/// The placements [`direct_step`] takes from each set of eliminations `find` offers, in the
+/// order found, up to `out.len()` of them: how many were written to `out`.
+pub(super) fn direct_steps<S: Shape>(
+    logic: &Logic<S>,
+    find: Finder<S>,
+    out: &mut [(usize, Digit)],
+) -> usize {
+    let mut len = 0;
+    find(logic, &mut |logic, removal, unit| {
+        if let Some(placed) = direct_single(logic, removal, unit) {
+            out[len] = placed;
+            len += 1;
+        }
+        len == out.len()
+    });
+    len
+}
+
+/// The hidden single that eliminations `removal` in `unit` leave there or, for a line, in a
+/// box they touch.
+fn direct_single<S: Shape>(
+    logic: &Logic<S>,
+    removal: &S::Cells<u32>,
+    unit: usize,
+) -> Option<(usize, Digit)> {
+    let boxes = (unit < 2 * S::N)
+        .then_some(2 * S::N..3 * S::N)
+        .into_iter()
+        .flatten()
+        .filter(|&u| S::unit(u).iter().any(|&c| removal[c as usize] != 0));
+    std::iter::once(unit)
+        .chain(boxes)
+        .find_map(|u| single_after(logic, u, removal))
+}
+
+/// A hidden single that `removal` leaves in `unit`: a missing digit removed there with one
+/// place left.
+fn single_after<S: Shape>(
+    logic: &Logic<S>,
+    unit: usize,
+    removal: &S::Cells<u32>,
+) -> Option<(usize, Digit)> {
+    let cells = S::unit(unit);
+    let mut removed =
+        cells.iter().fold(0, |any, &c| any | removal[c as usize]) & logic.missing(unit);
+    while removed != 0 {
+        let bit = removed & removed.wrapping_neg();
+        removed &= removed - 1;
+        let mut left = cells
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| logic.cand[c] & bit != 0 && removal[c] & bit == 0);
+        if let (Some(cell), None) = (left.next(), left.next()) {
+            return Some((cell, bit.trailing_zeros() as Digit + 1));
+        }
+    }
+    None
+}
+
+/// The open cell of the first unit that has only one, and the digit it lacks.
+pub(super) fn full_house<S: Shape>(logic: &Logic<S>) -> Option<(usize, Digit)> {
+    (0..S::UNITS).find_map(|unit| {
+        let missing = logic.missing(unit);
+        if missing.count_ones() != 1 {
+            return None;
+        }
+        let mut open = S::unit(unit)
+            .iter()
+            .filter(|&&c| logic.value[c as usize] == 0);
+        let cell = *open.next()? as usize;
+        open.next()
+            .is_none()
+            .then(|| (cell, missing.trailing_zeros() as Digit + 1))
+    })
+}
+
+/// Calls `visit` with every `k`-subset of the set bits of `items` (as a mask) until it
+/// returns true.
+fn subsets(items: u32, k: u32, visit: &mut dyn FnMut(u32) -> bool) -> bool {
+    fn go(items: u32, k: u32, chosen: u32, visit: &mut dyn FnMut(u32) -> bool) -> bool {
+        if k == 0 {
+            return visit(chosen);
+        }
+        let mut rest = items;
+        while rest.count_ones() >= k {
+            let bit = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            if go(rest, k - 1, chosen | bit, visit) {
+                return true;
+            }
+        }
+        false
+    }
+    go(items, k, 0, visit)
+}
+
+/// Naked subsets of `k` cells: `k` open cells of a unit holding `k` digits between them.
+fn naked_subset<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
+    for unit in 0..S::UNITS {
+        let cells = S::unit(unit);
+        let open = (0..S::N)
+            .filter(|&p| logic.value[cells[p] as usize] == 0)
+            .fold(0u32, |m, p| m | 1 << p);
+        if open.count_ones() <= k {
+            continue;
+        }
+        // Only cells with at most k candidates can be among the k: the subsets of those
+        // come in the same order as among all open cells, so the first found is the same.
+        let small = (0..S::N)
+            .filter(|&p| open >> p & 1 != 0 && logic.cand[cells[p] as usize].count_ones() <= k)
+            .fold(0u32, |m, p| m | 1 << p);
+        let done = subsets(small, k, &mut |chosen| {
+            let digits = (0..S::N)
+                .filter(|&p| chosen >> p & 1 != 0)
+                .fold(0, |d, p| d | logic.cand[cells[p] as usize]);
+            if digits.count_ones() != k {
+                return false;
+            }
+            let mut removal = S::cells(0u32);
+            let mut any = false;
+            for p in (0..S::N).filter(|&p| open & !chosen >> p & 1 != 0) {
+                let cell = cells[p] as usize;
+                if logic.cand[cell] & digits != 0 {
+                    removal[cell] = logic.cand[cell] & digits;
+                    any = true;
+                }
+            }
+            any && found(logic, &removal, unit)
+        });
+        if done {
+            return;
+        }
+    }
+}
+
+/// Hidden subsets of `k` digits: `k` missing digits of a unit confined to `k` cells.
+pub(super) fn hidden_subset<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
+    for unit in 0..S::UNITS {
+        let cells = S::unit(unit);
+        let table = logic.unit_places(unit);
+        let missing = logic.missing(unit);
+        if missing.count_ones() <= k {
+            continue;
+        }
+        // Only digits with at most k places can be among the k (the same order argument
+        // as for naked subsets).
+        let few = (0..S::N as u32)
+            .filter(|&d| missing >> d & 1 != 0 && table[d as usize].count_ones() <= k)
+            .fold(0u32, |m, d| m | 1 << d);
+        let done = subsets(few, k, &mut |digits| {
+            let mut places = 0u32;
+            let mut each = digits;
+            while each != 0 {
+                let bit = each & each.wrapping_neg();
+                each &= each - 1;
+                places |= table[bit.trailing_zeros() as usize];
+            }
+            if places.count_ones() != k {
+                return false;
+            }
+            let mut removal = S::cells(0u32);
+            let mut any = false;
+            for p in (0..S::N).filter(|&p| places >> p & 1 != 0) {
+                let cell = cells[p] as usize;
+                if logic.cand[cell] & !digits != 0 {
+                    removal[cell] = logic.cand[cell] & !digits;
+                    any = true;
+                }
+            }
+            any && found(logic, &removal, unit)
+        });
+        if done {
+            return;
+        }
+    }
+}
+
+/// Fish of size `k` (X-Wing, Swordfish, Jellyfish): a digit whose places in `k` rows lie in
+/// `k` columns between them leaves those columns' other cells; and the same with rows and
+/// columns swapped.
+fn fish<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
+    for d in 0..S::N {
+        let bit = 1u32 << d;
+        for (base, cover) in [(0, S::N), (S::N, 0)] {
+            // Base lines where the digit is missing, with 2..=k places.
+            let lines = (0..S::N)
+                .filter(|&l| {
+                    let places = logic.places(base + l, bit).count_ones();
+                    (2..=k).contains(&places)
+                })
+                .fold(0u32, |m, l| m | 1 << l);
+            if lines.count_ones() < k {
+                continue;
+            }
+            let done = subsets(lines, k, &mut |chosen| {
+                let covers = (0..S::N)
+                    .filter(|&l| chosen >> l & 1 != 0)
+                    .fold(0, |m, l| m | logic.places(base + l, bit));
+                if covers.count_ones() != k {
+                    return false;
+                }
+                let mut removal = S::cells(0u32);
+                let mut any = false;
+                for c in (0..S::N).filter(|&c| covers >> c & 1 != 0) {
+                    for (l, &cell) in S::unit(cover + c).iter().enumerate() {
+                        let cell = cell as usize;
+                        if chosen >> l & 1 == 0 && logic.cand[cell] & bit != 0 {
+                            removal[cell] = bit;
+                            any = true;
+                        }
+                    }
+                }
+                any && found(logic, &removal, 0)
+            });
+            if done {
+                return;
+            }
+        }
+    }
+}
+
+/// Turbot fish (skyscraper, two-string kite and their box forms): a digit with exactly two
+/// places in each of two units, A–B and C–D, where B sees C; one of A and D holds the digit,
+/// so it leaves every cell that sees both.
+fn turbot<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) {
+    for d in 0..S::N {
+        let bit = 1u32 << d;
+        // Every strong link: the two places of the digit in a unit with exactly two.
+        let mut links = [(0usize, 0usize); 75];
+        let mut len = 0;
+        for unit in 0..S::UNITS {
+            let places = logic.places(unit, bit);
+            if places.count_ones() == 2 {
+                let cells = S::unit(unit);
+                let first = cells[places.trailing_zeros() as usize] as usize;
+                let second = cells[(31 - places.leading_zeros()) as usize] as usize;
+                links[len] = (first, second);
+                len += 1;
+            }
+        }
+        let links = &links[..len];
+        for (i, &one) in links.iter().enumerate() {
+            for &two in &links[i + 1..] {
+                if one == two {
+                    continue;
+                }
+                for (a, b) in [(one.0, one.1), (one.1, one.0)] {
+                    for (c, e) in [(two.0, two.1), (two.1, two.0)] {
+                        let distinct = a != c && a != e && b != c && b != e;
+                        if !distinct || !sees::<S>(b, c) {
+                            continue;
+                        }
+                        let mut removal = S::cells(0u32);
+                        let mut any = false;
+                        for cell in 0..S::CELLS {
+                            let doomed = cell != a
+                                && cell != e
+                                && logic.cand[cell] & bit != 0
+                                && sees::<S>(cell, a)
+                                && sees::<S>(cell, e);
+                            if doomed {
+                                removal[cell] = bit;
+                                any = true;
+                            }
+                        }
+                        if any && found(logic, &removal, 0) {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Unique rectangle, type 1: four cells on two rows, two columns and two boxes, three of
+/// them with the same two candidates. Were the fourth to take neither, the two digits could
+/// swap round the rectangle and the puzzle would have two solutions; so it loses both.
+fn unique_rectangle<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) {
+    let n = S::N;
+    for r1 in 0..n {
+        for r2 in r1 + 1..n {
+            for c1 in 0..n {
+                for c2 in c1 + 1..n {
+                    let corners = [r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2];
+                    let boxes = corners.map(|c| S::units_of(c)[2]);
+                    let two_boxes = boxes.iter().filter(|&&b| b == boxes[0]).count() == 2;
+                    if !two_boxes {
+                        continue;
+                    }
+                    for odd in 0..4 {
+                        let pair = logic.cand[corners[(odd + 1) % 4]];
+                        let others_pair = pair.count_ones() == 2
+                            && (0..4)
+                                .filter(|&k| k != odd)
+                                .all(|k| logic.cand[corners[k]] == pair);
+                        let fourth = corners[odd];
+                        if others_pair
+                            && logic.cand[fourth] & pair == pair
+                            && logic.cand[fourth] != pair
+                        {
+                            let mut removal = S::cells(0u32);
+                            removal[fourth] = pair;
+                            if found(logic, &removal, 0) {
+                                return;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// True when two cells share a unit.
+fn sees<S: Shape>(a: usize, b: usize) -> bool {
+    a != b && {
+        let (ua, ub) = (S::units_of(a), S::units_of(b));
+        ua.iter().zip(&ub).any(|(x, y)| x == y)
+    }
+}
+
+/// XY-Wing (pivot {x,y}, pincers {x,z} and {y,z} it sees) or, with `xyz`, XYZ-Wing (pivot
+/// {x,y,z}, pincers {x,z} and {y,z}): z leaves every cell that sees both pincers (and, for
+/// XYZ, the pivot).
+fn wing<S: Shape>(logic: &Logic<S>, xyz: bool, found: &mut Found<'_, S>) {
+    let size = if xyz { 3 } else { 2 };
+    for pivot in 0..S::CELLS {
+        let p = logic.cand[pivot];
+        if p.count_ones() != size {
+            continue;
+        }
+        let peers = S::peers(pivot);
+        for (i, &a) in peers.iter().enumerate() {
+            let a = a as usize;
+            let ca = logic.cand[a];
+            if ca.count_ones() != 2 || (ca & p).count_ones() != if xyz { 2 } else { 1 } {
+                continue;
+            }
+            for &b in &peers[i + 1..] {
+                let b = b as usize;
+                let cb = logic.cand[b];
+                if cb.count_ones() != 2 || cb == ca {
+                    continue;
+                }
+                let z = ca & cb;
+                let fits = if xyz {
+                    z.count_ones() == 1 && ca | cb == p
+                } else {
+                    z.count_ones() == 1 && z & p == 0 && (ca | cb) & !z == p
+                };
+                if !fits {
+                    continue;
+                }
+                let mut removal = S::cells(0u32);
+                let mut any = false;
+                for cell in 0..S::CELLS {
+                    let sees_all = sees::<S>(cell, a)
+                        && sees::<S>(cell, b)
+                        && (!xyz || sees::<S>(cell, pivot));
+                    if sees_all && cell != pivot && logic.cand[cell] & z != 0 {
+                        removal[cell] = z;
+                        any = true;
+                    }
+                }
+                if any && found(logic, &removal, 0) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subsets_are_enumerated_once() {
+        let mut seen = Vec::new();
+        subsets(0b10110, 2, &mut |s| {
+            seen.push(s);
+            false
+        });
+        assert_eq!(seen, vec![0b00110, 0b10010, 0b10100]);
+    }
+}
