@@ -21,6 +21,10 @@
 //! empty every clue. A swap keeps the clue count, so the dig walks among puzzles of one size
 //! until one of them lets a clue go; it gives up after [`SWAPS_PER_MISSING_HOLE`] swaps per
 //! hole still missing. Swaps draw from the attempt's stream like the visiting order.
+//!
+//! A *walk* ([`Digger::walk`]) takes the same swaps from a puzzle at its target, keeping every
+//! one that leaves the puzzle unique: it visits puzzles with the same holes, each for the
+//! price of one search, until one of them is wanted (one in a difficulty band, say).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -156,6 +160,8 @@ pub struct Digger<S: Shape> {
     sets: [CellSet; REMEMBERED_SETS],
     /// Sets found so far on this grid (the ring holds the last of them).
     found: usize,
+    /// The grid those sets are of.
+    grid: Grid<S>,
     shape: std::marker::PhantomData<S>,
 }
 
@@ -173,6 +179,7 @@ impl<S: Shape> Digger<S> {
         Digger {
             sets: [CellSet::default(); REMEMBERED_SETS],
             found: 0,
+            grid: Grid::empty(),
             shape: std::marker::PhantomData,
         }
     }
@@ -203,7 +210,7 @@ impl<S: Shape> Digger<S> {
         tests: &mut u64,
         stop: &AtomicBool,
     ) -> Option<Grid<S>> {
-        self.found = 0;
+        self.forget(solution);
         let mut job = Job {
             solver,
             solution,
@@ -228,7 +235,7 @@ impl<S: Shape> Digger<S> {
         rng: &mut R,
         tests: &mut u64,
     ) -> Grid<S> {
-        self.found = 0;
+        self.forget(solution);
         let mut job = Job {
             solver,
             solution,
@@ -340,7 +347,6 @@ impl<S: Shape> Digger<S> {
     /// search walks among puzzles of one size until one of them lets a clue go. Gives up
     /// after [`SWAPS_PER_MISSING_HOLE`] swaps per hole still missing.
     fn deepen<E: Engine<S>, R: RngCore>(&mut self, job: &mut Job<'_, S, E, R>, dug: &mut Dug<S>) {
-        let solution = job.solution;
         let mut swaps = SWAPS_PER_MISSING_HOLE * (job.holes - dug.holes);
         while dug.holes < job.holes && swaps > 0 && !job.stop.load(Ordering::Relaxed) {
             swaps -= 1;
@@ -350,31 +356,97 @@ impl<S: Shape> Digger<S> {
                 continue;
             }
             // x is held by a remembered set now: the last one found, if not before.
-            let mut choices = self.common_witness(&dug.clues, x);
-            choices.remove(x);
-            if choices.is_empty() {
-                continue;
+            if self.swap(job, dug, x) {
+                self.minimise(job, dug);
             }
-            let y = choices.pick(job.rng, Self::WORDS);
-            let mut clues = dug.clues;
-            clues.remove(x);
-            clues.insert(y);
-            if self.misses_a_set(&clues) {
-                continue;
-            }
-            let mut puzzle = dug.puzzle;
-            puzzle.set(x, 0);
-            puzzle.set(y, solution.get(y));
-            // The old puzzle was unique, so any other solution of the new one differs at x.
-            *job.tests += 1;
-            if job.solver.has_solution_without(&puzzle, x, solution.get(x)) {
-                self.remember(job.solver.solution(), solution);
-                continue;
-            }
-            dug.puzzle = puzzle;
-            dug.clues = clues;
-            self.minimise(job, dug);
         }
+    }
+
+    /// Swaps clue `x` of `dug` for a cell that every remembered unavoidable set `x` alone
+    /// holds needs (any empty cell when there is no such set), drawn from the job's stream;
+    /// true when the puzzle stayed unique and the swap was kept.
+    fn swap<E: Engine<S>, R: RngCore>(
+        &mut self,
+        job: &mut Job<'_, S, E, R>,
+        dug: &mut Dug<S>,
+        x: usize,
+    ) -> bool {
+        let solution = job.solution;
+        let mut choices = self.common_witness(&dug.clues, x);
+        for (w, clues) in choices.0.iter_mut().zip(dug.clues.0) {
+            *w &= !clues;
+        }
+        if choices.is_empty() {
+            return false;
+        }
+        let y = choices.pick(job.rng, Self::WORDS);
+        let mut clues = dug.clues;
+        clues.remove(x);
+        clues.insert(y);
+        if self.misses_a_set(&clues) {
+            return false;
+        }
+        let mut puzzle = dug.puzzle;
+        puzzle.set(x, 0);
+        puzzle.set(y, solution.get(y));
+        // The old puzzle was unique, so any other solution of the new one differs at x.
+        *job.tests += 1;
+        if job.solver.has_solution_without(&puzzle, x, solution.get(x)) {
+            self.remember(job.solver.solution(), solution);
+            return false;
+        }
+        dug.puzzle = puzzle;
+        dug.clues = clues;
+        true
+    }
+
+    /// Walks from `puzzle`, dug from `solution` and unique, by up to `swaps` swaps of one
+    /// clue for another (see [`Digger::swap`]), all drawn from `rng`, until `wanted` takes
+    /// one of the puzzles it reaches: the hole count stays the same, and every puzzle on
+    /// the way has exactly one solution. Returns what `wanted` gave, or `None`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn walk<E: Engine<S>, R: RngCore, T>(
+        &mut self,
+        solver: &mut E,
+        solution: &Grid<S>,
+        puzzle: &Grid<S>,
+        swaps: usize,
+        rng: &mut R,
+        tests: &mut u64,
+        wanted: &mut impl FnMut(&Grid<S>) -> Option<T>,
+    ) -> Option<T> {
+        // Sets remembered from digging this grid still hold; those of another grid do not.
+        if self.grid != *solution {
+            self.forget(solution);
+        }
+        let mut dug = Dug {
+            puzzle: *puzzle,
+            clues: CellSet::default(),
+            holes: puzzle.holes(),
+        };
+        for cell in (0..S::CELLS).filter(|&cell| puzzle.get(cell) != 0) {
+            dug.clues.insert(cell);
+        }
+        let mut job = Job {
+            solver,
+            solution,
+            holes: dug.holes,
+            rng,
+            tests,
+            stop: &AtomicBool::new(false),
+        };
+        for _ in 0..swaps {
+            if dug.clues.is_empty() {
+                return None;
+            }
+            let x = dug.clues.pick(job.rng, Self::WORDS);
+            if self.swap(&mut job, &mut dug, x) {
+                if let Some(found) = wanted(&dug.puzzle) {
+                    return Some(found);
+                }
+            }
+        }
+        None
     }
 
     /// Empties every clue that can go, in an order drawn from the job's stream, stopping at
@@ -436,6 +508,12 @@ impl<S: Shape> Digger<S> {
                 other == cell || puzzle.get(other) != 0 || sees(other) & b != 0
             })
         })
+    }
+
+    /// Forgets the remembered sets, to dig `solution`.
+    fn forget(&mut self, solution: &Grid<S>) {
+        self.found = 0;
+        self.grid = *solution;
     }
 
     /// The remembered sets, newest last.
@@ -627,6 +705,58 @@ mod tests {
         minimal_digs::<Four>(20);
         minimal_digs::<Nine>(20);
         minimal_digs::<Sixteen>(2);
+    }
+
+    /// Every puzzle a walk reaches has the dug puzzle's holes and exactly one solution, the
+    /// grid; the walk moves, and it stops at the first puzzle wanted. Walks also start from
+    /// a grid other than the one last dug (whose unavoidable sets do not hold for it).
+    fn walks<S: Shape>(holes: usize, attempts: u64) {
+        let mut solver = Solver::<S>::new();
+        let mut reference = crate::solver::Generic::<S>::new();
+        let mut digger = Digger::<S>::new();
+        let mut dug = Vec::new();
+        for index in 0..attempts {
+            let mut rng = attempt_rng(5, index);
+            let (solution, _) = fill(&mut solver, &mut rng);
+            let mut tests = 0;
+            if let Some(puzzle) = digger.dig(&mut solver, &solution, holes, &mut rng, &mut tests) {
+                dug.push((solution, puzzle, rng));
+            }
+        }
+        assert!(dug.len() > 1, "too few digs reached {holes} holes");
+        let mut moved = 0;
+        // Walk from each dug puzzle in reverse order, so most walks start on another grid.
+        for (solution, start, mut rng) in dug.into_iter().rev() {
+            let mut tests = 0;
+            let mut seen = 0;
+            let stopped = digger.walk(
+                &mut solver,
+                &solution,
+                &start,
+                40,
+                &mut rng,
+                &mut tests,
+                &mut |puzzle| {
+                    assert_eq!(puzzle.holes(), holes);
+                    assert!(puzzle.agrees_with(&solution));
+                    assert_eq!(reference.count_solutions(puzzle, 2), 1);
+                    assert_eq!(reference.solution(), &solution);
+                    moved += (*puzzle != start) as usize;
+                    seen += 1;
+                    (seen == 5).then_some(*puzzle)
+                },
+            );
+            assert!(stopped.is_none() || seen == 5);
+        }
+        assert!(moved > 0, "no walk moved");
+    }
+
+    #[test]
+    fn walks_keep_holes_and_uniqueness() {
+        walks::<Four>(9, 20);
+        walks::<Nine>(50, 10);
+        walks::<Nine>(58, 10);
+        walks::<Sixteen>(130, 2);
     }
 
     /// Targets past where top-down digging stops are reached by swaps, still unique.
