@@ -397,43 +397,99 @@ impl<S: Shape> Logic<S> {
 pub(crate) type Found<'a, S> = dyn FnMut(&Logic<S>, &<S as Shape>::Cells<u32>, usize) -> bool + 'a;
 
 /// Pointing (a box's digit confined to one line) or, with `claiming`, claiming (a line's
-/// digit confined to one box).
+/// digit confined to one box). Offers them unit by unit (boxes for pointing, rows then
+/// columns for claiming), each unit's digits in increasing order, a box's row before its
+/// column.
 pub(crate) fn locked<S: Shape>(logic: &Logic<S>, claiming: bool, found: &mut Found<'_, S>) {
-    let (from, kinds) = if claiming {
-        (0..2 * S::N, 2..3)
-    } else {
-        (2 * S::N..3 * S::N, 0..2)
-    };
-    for unit in from {
-        let cells = S::unit(unit);
-        let table = logic.unit_places(unit);
-        let mut missing = logic.missing(unit);
-        while missing != 0 {
-            let bit = missing & missing.wrapping_neg();
-            missing &= missing - 1;
-            let places = table[bit.trailing_zeros() as usize];
-            if places.count_ones() < 2 {
-                continue;
+    let (n, side) = (S::N, S::BOX);
+    let mut removal = S::cells(0u32);
+    // Offers the digit's places among `cells` as eliminations, if there are any.
+    let mut offer = |cells: &mut dyn Iterator<Item = usize>, bit: u32, unit: usize| {
+        let mut taken = [0usize; 32];
+        let mut len = 0;
+        for cell in cells {
+            if logic.cand[cell] & bit != 0 {
+                removal[cell] = bit;
+                taken[len] = cell;
+                len += 1;
             }
-            let first = cells[places.trailing_zeros() as usize] as usize;
-            for kind in kinds.clone() {
-                let other = S::units_of(first)[kind];
-                let confined = (0..S::N)
-                    .filter(|&k| places >> k & 1 != 0)
-                    .all(|k| S::units_of(cells[k] as usize)[kind] == other);
-                if !confined {
-                    continue;
-                }
-                let mut removal = S::cells(0u32);
-                let mut any = false;
-                for &cell in S::unit(other) {
-                    let cell = cell as usize;
-                    if !S::units_of(cell).contains(&unit) && logic.cand[cell] & bit != 0 {
-                        removal[cell] = bit;
-                        any = true;
+        }
+        let stop = len > 0 && found(logic, &removal, unit);
+        for &cell in &taken[..len] {
+            removal[cell] = 0;
+        }
+        stop
+    };
+    if !claiming {
+        for b in 0..n {
+            let (top, left) = (b / side * side, b % side * side);
+            let mut missing = logic.missing(2 * n + b);
+            while missing != 0 {
+                let bit = missing & missing.wrapping_neg();
+                missing &= missing - 1;
+                let (mut rows, mut cols, mut places) = (0u32, 0u32, 0);
+                for i in 0..side {
+                    for j in 0..side {
+                        if logic.cand[(top + i) * n + left + j] & bit != 0 {
+                            rows |= 1 << i;
+                            cols |= 1 << j;
+                            places += 1;
+                        }
                     }
                 }
-                if any && found(logic, &removal, other) {
+                if places < 2 {
+                    continue;
+                }
+                if rows.count_ones() == 1 {
+                    let row = top + rows.trailing_zeros() as usize;
+                    let mut line = (0..n)
+                        .filter(|&c| !(left..left + side).contains(&c))
+                        .map(|c| row * n + c);
+                    if offer(&mut line, bit, row) {
+                        return;
+                    }
+                }
+                if cols.count_ones() == 1 {
+                    let col = left + cols.trailing_zeros() as usize;
+                    let mut line = (0..n)
+                        .filter(|&r| !(top..top + side).contains(&r))
+                        .map(|r| r * n + col);
+                    if offer(&mut line, bit, n + col) {
+                        return;
+                    }
+                }
+            }
+        }
+    } else {
+        for unit in 0..2 * n {
+            // Cell `k` of the line; its row and column.
+            let at = |k: usize| {
+                if unit < n { (unit, k) } else { (k, unit - n) }
+            };
+            let mut missing = logic.missing(unit);
+            while missing != 0 {
+                let bit = missing & missing.wrapping_neg();
+                missing &= missing - 1;
+                let (mut boxes, mut places) = (0u32, 0);
+                for k in 0..n {
+                    let (r, c) = at(k);
+                    if logic.cand[r * n + c] & bit != 0 {
+                        boxes |= 1 << (k / side);
+                        places += 1;
+                    }
+                }
+                if places < 2 || boxes.count_ones() != 1 {
+                    continue;
+                }
+                // The box, less the line.
+                let (r0, c0) = at(boxes.trailing_zeros() as usize * side);
+                let (top, left) = (r0 / side * side, c0 / side * side);
+                let mut rest = (0..side * side)
+                    .map(|k| (top + k / side, left + k % side))
+                    .filter(|&(r, c)| if unit < n { r != unit } else { c != unit - n })
+                    .map(|(r, c)| r * n + c);
+                let b = top / side * side + left / side;
+                if offer(&mut rest, bit, 2 * n + b) {
                     return;
                 }
             }

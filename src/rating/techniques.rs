@@ -300,12 +300,10 @@ fn turbot<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) {
                         }
                         let mut removal = S::cells(0u32);
                         let mut any = false;
-                        for cell in 0..S::CELLS {
-                            let doomed = cell != a
-                                && cell != e
-                                && logic.cand[cell] & bit != 0
-                                && sees::<S>(cell, a)
-                                && sees::<S>(cell, e);
+                        for &cell in S::peers(a) {
+                            let cell = cell as usize;
+                            let doomed =
+                                cell != e && logic.cand[cell] & bit != 0 && sees::<S>(cell, e);
                             if doomed {
                                 removal[cell] = bit;
                                 any = true;
@@ -402,10 +400,9 @@ fn wing<S: Shape>(logic: &Logic<S>, xyz: bool, found: &mut Found<'_, S>) {
                 }
                 let mut removal = S::cells(0u32);
                 let mut any = false;
-                for cell in 0..S::CELLS {
-                    let sees_all = sees::<S>(cell, a)
-                        && sees::<S>(cell, b)
-                        && (!xyz || sees::<S>(cell, pivot));
+                for &cell in S::peers(a) {
+                    let cell = cell as usize;
+                    let sees_all = sees::<S>(cell, b) && (!xyz || sees::<S>(cell, pivot));
                     if sees_all && cell != pivot && logic.cand[cell] & z != 0 {
                         removal[cell] = z;
                         any = true;
