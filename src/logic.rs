@@ -226,6 +226,24 @@ impl<S: Shape> Logic<S> {
         places
     }
 
+    /// Where digit bit `bit` may go in box `b`: the box's rows and columns (bits `0..BOX`)
+    /// that hold a place, and how many places.
+    pub(crate) fn box_lines(&self, b: usize, bit: u32) -> (u32, u32, u32) {
+        let (n, side) = (S::N, S::BOX);
+        let (top, left) = (b / side * side, b % side * side);
+        let (mut rows, mut cols, mut places) = (0u32, 0u32, 0);
+        for i in 0..side {
+            for j in 0..side {
+                if self.cand[(top + i) * n + left + j] & bit != 0 {
+                    rows |= 1 << i;
+                    cols |= 1 << j;
+                    places += 1;
+                }
+            }
+        }
+        (rows, cols, places)
+    }
+
     /// The digits still to place in `unit`.
     pub(crate) fn missing(&self, unit: usize) -> u32 {
         self.missing[unit]
@@ -427,16 +445,7 @@ pub(crate) fn locked<S: Shape>(logic: &Logic<S>, claiming: bool, found: &mut Fou
             while missing != 0 {
                 let bit = missing & missing.wrapping_neg();
                 missing &= missing - 1;
-                let (mut rows, mut cols, mut places) = (0u32, 0u32, 0);
-                for i in 0..side {
-                    for j in 0..side {
-                        if logic.cand[(top + i) * n + left + j] & bit != 0 {
-                            rows |= 1 << i;
-                            cols |= 1 << j;
-                            places += 1;
-                        }
-                    }
-                }
+                let (rows, cols, places) = logic.box_lines(b, bit);
                 if places < 2 {
                     continue;
                 }

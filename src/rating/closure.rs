@@ -162,17 +162,7 @@ fn direct_pointing<S: Shape>(logic: &mut Logic<S>) -> bool {
         while missing != 0 {
             let bit = missing & missing.wrapping_neg();
             missing &= missing - 1;
-            // The box's rows and columns (0..side) where the digit may go.
-            let (mut rows, mut cols, mut places) = (0u32, 0u32, 0);
-            for i in 0..side {
-                for j in 0..side {
-                    if logic.cand[at(top + i, left + j)] & bit != 0 {
-                        rows |= 1 << i;
-                        cols |= 1 << j;
-                        places += 1;
-                    }
-                }
-            }
+            let (rows, cols, places) = logic.box_lines(b, bit);
             if places < 2 {
                 continue;
             }
