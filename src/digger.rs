@@ -33,7 +33,7 @@ use rand::RngCore;
 use crate::grid::Grid;
 use crate::rng::{below, shuffle};
 use crate::shape::Shape;
-use crate::solver::{Engine, bit};
+use crate::solver::{Engine, Toward, bit};
 use crate::symmetry::Orbits;
 
 /// Unavoidable sets a dig remembers; a new one replaces the oldest.
@@ -280,7 +280,12 @@ impl<S: Shape> Digger<S> {
                 // Any other solution differs in the emptied cell.
                 &[cell] => {
                     let cell = cell as usize;
-                    !solver.has_solution_without(&puzzle, cell, solution.get(cell))
+                    !solver.has_solution_without(
+                        &puzzle,
+                        cell,
+                        solution.get(cell),
+                        &mut Toward(solution),
+                    )
                 }
                 _ => solver.count_solutions(&puzzle, 2) == 1,
             };
@@ -391,7 +396,10 @@ impl<S: Shape> Digger<S> {
         puzzle.set(y, solution.get(y));
         // The old puzzle was unique, so any other solution of the new one differs at x.
         *job.tests += 1;
-        if job.solver.has_solution_without(&puzzle, x, solution.get(x)) {
+        if job
+            .solver
+            .has_solution_without(&puzzle, x, solution.get(x), &mut Toward(solution))
+        {
             self.remember(job.solver.solution(), solution);
             return false;
         }
@@ -483,7 +491,9 @@ impl<S: Shape> Digger<S> {
         *job.tests += 1;
         let digit = puzzle.get(cell);
         puzzle.set(cell, 0);
-        let other = job.solver.has_solution_without(puzzle, cell, digit);
+        let other = job
+            .solver
+            .has_solution_without(puzzle, cell, digit, &mut Toward(job.solution));
         puzzle.set(cell, digit);
         if other {
             self.remember(job.solver.solution(), job.solution);
@@ -610,7 +620,7 @@ mod tests {
             let digit = puzzle.get(cell);
             puzzle.set(cell, 0);
             *searches += 1;
-            if solver.has_solution_without(&puzzle, cell, digit) {
+            if solver.has_solution_without(&puzzle, cell, digit, &mut Toward(solution)) {
                 puzzle.set(cell, digit);
             } else {
                 removed += 1;

@@ -615,7 +615,9 @@ impl<S: Banded> Rules<S> for BandRules {
             Mode::Count => state.branch_cell(),
             Mode::Fill => state.first_open(),
         };
-        let d = branching.choose(state.digits_of(cell)).trailing_zeros() as usize;
+        let d = branching
+            .choose(cell, state.digits_of(cell))
+            .trailing_zeros() as usize;
         let width = State::<S>::WIDTH;
         let i = S::N * (cell / width) + d;
         // Copied straight into the stack's buffer: one copy of the state, not two.
@@ -671,12 +673,13 @@ impl<S: Banded> Bands<S> {
         Ok(state)
     }
 
-    /// Counts the solutions from `state`, up to `limit`, with every rule.
-    fn count(&mut self, state: State<S>, limit: usize) -> usize {
+    /// Counts the solutions from `state`, up to `limit`, with every rule, trying digits in
+    /// the order `branching` gives.
+    fn count(&mut self, state: State<S>, limit: usize, branching: &mut impl Branching) -> usize {
         let mut rules = BandRules { mode: Mode::Count };
         match self
             .trail
-            .run(&mut rules, state, limit, u64::MAX, &mut Ascending)
+            .run(&mut rules, state, limit, u64::MAX, branching)
         {
             Outcome::Solutions(n) => n,
             Outcome::OutOfBudget => unreachable!("the budget is unbounded"),
@@ -693,12 +696,18 @@ impl<S: Banded> Engine<S> for Bands<S> {
 
     fn count_solutions(&mut self, puzzle: &Grid<S>, limit: usize) -> usize {
         match Self::start(puzzle) {
-            Ok(state) => self.count(state, limit),
+            Ok(state) => self.count(state, limit, &mut Ascending),
             Err(Unsolvable) => 0,
         }
     }
 
-    fn has_solution_without(&mut self, puzzle: &Grid<S>, cell: usize, digit: Digit) -> bool {
+    fn has_solution_without(
+        &mut self,
+        puzzle: &Grid<S>,
+        cell: usize,
+        digit: Digit,
+        branching: &mut impl Branching,
+    ) -> bool {
         let Ok(mut state) = Self::start(puzzle) else {
             return false;
         };
@@ -706,7 +715,7 @@ impl<S: Banded> Engine<S> for Bands<S> {
         let i = S::N * (cell / width) + digit as usize - 1;
         state.cand[i] &= !(1 << (cell % width));
         state.dirty |= 1 << i;
-        self.count(state, 1) == 1
+        self.count(state, 1, branching) == 1
     }
 
     fn complete(

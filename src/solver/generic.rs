@@ -104,7 +104,13 @@ impl<S: Shape> Engine<S> for Generic<S> {
         }
     }
 
-    fn has_solution_without(&mut self, puzzle: &Grid<S>, cell: usize, digit: Digit) -> bool {
+    fn has_solution_without(
+        &mut self,
+        puzzle: &Grid<S>,
+        cell: usize,
+        digit: Digit,
+        branching: &mut impl Branching,
+    ) -> bool {
         self.rules.hidden = true;
         let Ok(mut state) = self.rules.start(puzzle) else {
             return false;
@@ -119,7 +125,7 @@ impl<S: Shape> Engine<S> for Generic<S> {
         }
         matches!(
             self.trail
-                .run(&mut self.rules, state, 1, u64::MAX, &mut Ascending),
+                .run(&mut self.rules, state, 1, u64::MAX, branching),
             Outcome::Solutions(1)
         )
     }
@@ -182,7 +188,7 @@ impl<S: Shape> Rules<S> for Queue<S> {
     ) {
         let cell = Self::branch_cell(state);
         let cand = state.cand[cell];
-        let b = branching.choose(cand);
+        let b = branching.choose(cell, cand);
         // Copied into the stack once and narrowed there.
         stack.push((*state, cell as u16));
         if let Some((rest, _)) = stack.last_mut() {
@@ -423,10 +429,13 @@ mod tests {
             }
             puzzle.set(cell, 0);
             let unique = solver.count_solutions(&puzzle, 2) == 1;
-            assert_eq!(solver.has_solution_without(&puzzle, cell, d), !unique);
+            assert_eq!(
+                solver.has_solution_without(&puzzle, cell, d, &mut Ascending),
+                !unique
+            );
             puzzle.set(cell, d);
         }
-        assert!(!solver.has_solution_without(&solution, 0, 5));
+        assert!(!solver.has_solution_without(&solution, 0, 5, &mut Ascending));
     }
 
     #[test]

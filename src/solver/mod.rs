@@ -37,8 +37,16 @@ pub trait Engine<S: Shape>: Send + std::fmt::Debug {
     /// True when `puzzle` has a solution whose `cell` is not `digit` (`cell` empty in
     /// `puzzle`). This is the whole uniqueness test of a removal: if the puzzle with `digit`
     /// at `cell` is unique, the puzzle without it is unique exactly when no solution puts
-    /// another digit there.
-    fn has_solution_without(&mut self, puzzle: &Grid<S>, cell: usize, digit: Digit) -> bool;
+    /// another digit there. `branching` orders the digits tried at each branch: it changes
+    /// which other solution is found first (in [`Engine::solution`]) and how soon, never the
+    /// answer.
+    fn has_solution_without(
+        &mut self,
+        puzzle: &Grid<S>,
+        cell: usize,
+        digit: Digit,
+        branching: &mut impl Branching,
+    ) -> bool;
 
     /// Completes `puzzle` with digits chosen by `branching`, giving up after `budget`
     /// branches. The first solution found is then in [`Engine::solution`].
@@ -58,8 +66,8 @@ pub trait Engine<S: Shape>: Send + std::fmt::Debug {
 
 /// How a search picks the digit to try first at a branch.
 pub trait Branching {
-    /// One set bit of `candidates` (which has two or more).
-    fn choose(&mut self, candidates: u32) -> u32;
+    /// One set bit of `candidates` (which has two or more), the candidates of `cell`.
+    fn choose(&mut self, cell: usize, candidates: u32) -> u32;
 }
 
 /// Tries digits in increasing order: the deterministic choice for counting.
@@ -68,8 +76,26 @@ pub struct Ascending;
 
 impl Branching for Ascending {
     #[inline(always)]
-    fn choose(&mut self, candidates: u32) -> u32 {
+    fn choose(&mut self, _cell: usize, candidates: u32) -> u32 {
         lowest(candidates)
+    }
+}
+
+/// Tries a known solution's digit first, then the others in increasing order: a search for
+/// another solution than `0` then stays close to it, and a second solution of a dug puzzle
+/// usually differs from the grid in a few cells only.
+#[derive(Debug, Clone, Copy)]
+pub struct Toward<'a, S: Shape>(pub &'a Grid<S>);
+
+impl<S: Shape> Branching for Toward<'_, S> {
+    #[inline(always)]
+    fn choose(&mut self, cell: usize, candidates: u32) -> u32 {
+        let own = bit(self.0.get(cell));
+        if candidates & own != 0 {
+            own
+        } else {
+            lowest(candidates)
+        }
     }
 }
 
@@ -79,7 +105,7 @@ pub struct Random<'a, R: RngCore>(pub &'a mut R);
 
 impl<R: RngCore> Branching for Random<'_, R> {
     #[inline(always)]
-    fn choose(&mut self, candidates: u32) -> u32 {
+    fn choose(&mut self, _cell: usize, candidates: u32) -> u32 {
         pick_bit(self.0, candidates)
     }
 }
