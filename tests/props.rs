@@ -94,14 +94,28 @@ fn engines_agree<S: Shape>(puzzle: Grid<S>) -> Result<(), TestCaseError> {
             let mut emptied = puzzle;
             let digit = emptied.get(cell);
             emptied.set(cell, 0);
+            let expected = reference.has_solution_without(&emptied, cell, digit, &mut Ascending);
             prop_assert_eq!(
                 fast.has_solution_without(&emptied, cell, digit, &mut Ascending),
-                reference.has_solution_without(&emptied, cell, digit, &mut Toward(&found)),
+                expected,
                 "{} without {} at {}",
                 emptied,
                 digit,
                 cell
             );
+            // As a dig asks it, towards the one solution (on puzzles with many solutions that
+            // order can search long before it leaves the solution's neighbourhood).
+            if count == 1 {
+                prop_assert_eq!(
+                    fast.has_solution_without(&emptied, cell, digit, &mut Toward(&found)),
+                    expected,
+                    "{} without {} at {}, towards {}",
+                    emptied,
+                    digit,
+                    cell,
+                    found
+                );
+            }
         }
     }
     Ok(())
