@@ -409,7 +409,8 @@ impl<S: Shape> Digger<S> {
     }
 
     /// Walks from `puzzle`, dug from `solution` and unique, by up to `swaps` swaps of one
-    /// clue for another (see [`Digger::swap`]), all drawn from `rng`, until `wanted` takes
+    /// clue for another (those of the search by swaps, see the module docs), all drawn from
+    /// `rng`, until `wanted` takes
     /// one of the puzzles it reaches: the hole count stays the same, and every puzzle on
     /// the way has exactly one solution. Returns what `wanted` gave, or `None`.
     #[allow(clippy::too_many_arguments)]
