@@ -13,7 +13,7 @@
 //! allowed in bulk and raises `t` only when they stall: exact, at a fraction of the path's
 //! cost.
 
-use super::techniques::{Finder, direct_steps, hidden_subset};
+use super::techniques::{Finder, direct_pointing, direct_steps, hidden_subset};
 use super::{Rating, SeTechnique};
 use crate::error::Unsolvable;
 use crate::grid::{Digit, Grid};
@@ -112,8 +112,11 @@ fn place_some<S: Shape>(logic: &mut Logic<S>, hardest: SeTechnique) -> Result<bo
     if placed {
         return Ok(true);
     }
-    if hardest >= SeTechnique::DirectPointing && direct_pointing(logic) {
-        return Ok(true);
+    if hardest >= SeTechnique::DirectPointing {
+        if let Some((cell, d)) = direct_pointing(logic) {
+            logic.place(cell, d);
+            return Ok(true);
+        }
     }
     // The rater's direct claiming looks for its hidden single in the box it clears, where
     // the line keeps two places or more ([`direct_step`](super::techniques::direct_step)):
@@ -146,82 +149,4 @@ fn place_if_open<S: Shape>(logic: &mut Logic<S>, cell: usize, d: Digit) {
     if logic.cand[cell] >> (d - 1) & 1 != 0 {
         logic.place(cell, d);
     }
-}
-
-/// Places every digit direct pointing places, as [`direct_step`](super::techniques::direct_step)
-/// finds them from pointing: a digit with two places or more in a box, all on one line,
-/// leaves the line's cells in the other boxes it crosses, and goes where that leaves it one
-/// place in one of those boxes. True when it placed any.
-fn direct_pointing<S: Shape>(logic: &mut Logic<S>) -> bool {
-    let (n, side) = (S::N, S::BOX);
-    let at = |row: usize, col: usize| row * n + col;
-    let mut placed = false;
-    for b in 0..n {
-        let (top, left) = (b / side * side, b % side * side);
-        let mut missing = logic.missing(2 * n + b);
-        while missing != 0 {
-            let bit = missing & missing.wrapping_neg();
-            missing &= missing - 1;
-            let (rows, cols, places) = logic.box_lines(b, bit);
-            if places < 2 {
-                continue;
-            }
-            // (cell of the box's row i and column j in box (band, stack)), per orientation.
-            let found = if rows.count_ones() == 1 {
-                let row = rows.trailing_zeros() as usize;
-                single_across::<S>(
-                    logic,
-                    bit,
-                    b % side,
-                    |stack, i, j| at(top + i, stack * side + j),
-                    row,
-                )
-            } else if cols.count_ones() == 1 {
-                let col = cols.trailing_zeros() as usize;
-                single_across::<S>(
-                    logic,
-                    bit,
-                    b / side,
-                    |band, i, j| at(band * side + j, left + i),
-                    col,
-                )
-            } else {
-                None
-            };
-            if let Some((cell, d)) = found {
-                place_if_open(logic, cell, d);
-                placed = true;
-            }
-        }
-    }
-    placed
-}
-
-/// For a line at offset `line` (0..side) within its boxes, crossing boxes `0..side` (`cell(k,
-/// line, j)` the `j`-th cell of the line in box `k`, `cell(k, i, j)` for the box's other
-/// lines `i`), skipping box `from`: the cell where the digit `bit` is left with one place in
-/// a box once the line loses it, in a box where the line held it.
-fn single_across<S: Shape>(
-    logic: &Logic<S>,
-    bit: u32,
-    from: usize,
-    cell: impl Fn(usize, usize, usize) -> usize,
-    line: usize,
-) -> Option<(usize, Digit)> {
-    let side = S::BOX;
-    for k in (0..side).filter(|&k| k != from) {
-        let on_line = (0..side).any(|j| logic.cand[cell(k, line, j)] & bit != 0);
-        if !on_line {
-            continue;
-        }
-        let mut left = (0..side)
-            .filter(|&i| i != line)
-            .flat_map(|i| (0..side).map(move |j| (i, j)))
-            .map(|(i, j)| cell(k, i, j))
-            .filter(|&c| logic.cand[c] & bit != 0);
-        if let (Some(c), None) = (left.next(), left.next()) {
-            return Some((c, bit.trailing_zeros() as Digit + 1));
-        }
-    }
-    None
 }

@@ -21,14 +21,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::Unsolvable;
 use crate::grid::Grid;
-use crate::logic::{Logic, locked};
+use crate::logic::Logic;
 use crate::shape::Shape;
 
 mod closure;
 mod techniques;
 
 pub use closure::placement_rating;
-use techniques::{Finder, direct_step, eliminating, full_house, hidden_subset};
+use techniques::{Finder, direct_pointing, direct_step, eliminating, full_house, hidden_subset};
 
 /// A technique of the SE scale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -328,19 +328,21 @@ fn se_step<S: Shape>(logic: &mut Logic<S>, cap: u32) -> Result<Option<SeTechniqu
         logic.place(cell, d);
         return Ok(Some(HiddenSingleLine));
     }
-    let direct: [(SeTechnique, Finder<S>); 3] = [
-        (DirectPointing, |l, f| locked(l, false, f)),
-        (DirectClaiming, |l, f| locked(l, true, f)),
-        (DirectHiddenPair, |l, f| hidden_subset(l, 2, f)),
-    ];
-    for (technique, find) in direct {
-        if over(technique) {
-            return Ok(None);
-        }
-        if let Some((cell, d)) = direct_step(logic, find) {
-            logic.place(cell, d);
-            return Ok(Some(technique));
-        }
+    if over(DirectPointing) {
+        return Ok(None);
+    }
+    if let Some((cell, d)) = direct_pointing(logic) {
+        logic.place(cell, d);
+        return Ok(Some(DirectPointing));
+    }
+    // Direct claiming looks for its hidden single in the box it clears, where the line keeps
+    // two places or more (see `direct_step`): it never places, so only its rating counts.
+    if over(DirectClaiming) || over(DirectHiddenPair) {
+        return Ok(None);
+    }
+    if let Some((cell, d)) = direct_step(logic, |l, f| hidden_subset(l, 2, f)) {
+        logic.place(cell, d);
+        return Ok(Some(DirectHiddenPair));
     }
     if over(NakedSingle) {
         return Ok(None);

@@ -81,6 +81,82 @@ fn direct_single<S: Shape>(
         .find_map(|u| single_after(logic, u, removal))
 }
 
+/// The placement [`direct_step`] finds from pointing, found without elimination arrays: a
+/// digit with two places or more in a box, all on one line, leaves the line's cells in the
+/// other boxes it crosses, and goes where that leaves it one place in one of those boxes.
+/// (The line itself keeps the box's places, two or more, so no single is left there.)
+pub(super) fn direct_pointing<S: Shape>(logic: &Logic<S>) -> Option<(usize, Digit)> {
+    let (n, side) = (S::N, S::BOX);
+    let at = |row: usize, col: usize| row * n + col;
+    for b in 0..n {
+        let (top, left) = (b / side * side, b % side * side);
+        let mut missing = logic.missing(2 * n + b);
+        while missing != 0 {
+            let bit = missing & missing.wrapping_neg();
+            missing &= missing - 1;
+            let (rows, cols, places) = logic.box_lines(b, bit);
+            if places < 2 {
+                continue;
+            }
+            // (cell of the box's row i and column j in box (band, stack)), per orientation.
+            let found = if rows.count_ones() == 1 {
+                let row = rows.trailing_zeros() as usize;
+                single_across::<S>(
+                    logic,
+                    bit,
+                    b % side,
+                    |stack, i, j| at(top + i, stack * side + j),
+                    row,
+                )
+            } else if cols.count_ones() == 1 {
+                let col = cols.trailing_zeros() as usize;
+                single_across::<S>(
+                    logic,
+                    bit,
+                    b / side,
+                    |band, i, j| at(band * side + j, left + i),
+                    col,
+                )
+            } else {
+                None
+            };
+            if found.is_some() {
+                return found;
+            }
+        }
+    }
+    None
+}
+
+/// For a line at offset `line` (0..side) within its boxes, crossing boxes `0..side` (`cell(k,
+/// line, j)` the `j`-th cell of the line in box `k`, `cell(k, i, j)` for the box's other
+/// lines `i`), skipping box `from`: the cell where the digit `bit` is left with one place in
+/// a box once the line loses it, in a box where the line held it.
+fn single_across<S: Shape>(
+    logic: &Logic<S>,
+    bit: u32,
+    from: usize,
+    cell: impl Fn(usize, usize, usize) -> usize,
+    line: usize,
+) -> Option<(usize, Digit)> {
+    let side = S::BOX;
+    for k in (0..side).filter(|&k| k != from) {
+        let on_line = (0..side).any(|j| logic.cand[cell(k, line, j)] & bit != 0);
+        if !on_line {
+            continue;
+        }
+        let mut left = (0..side)
+            .filter(|&i| i != line)
+            .flat_map(|i| (0..side).map(move |j| (i, j)))
+            .map(|(i, j)| cell(k, i, j))
+            .filter(|&c| logic.cand[c] & bit != 0);
+        if let (Some(c), None) = (left.next(), left.next()) {
+            return Some((c, bit.trailing_zeros() as Digit + 1));
+        }
+    }
+    None
+}
+
 /// A hidden single that `removal` leaves in `unit`: a missing digit removed there with one
 /// place left.
 fn single_after<S: Shape>(
