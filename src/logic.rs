@@ -103,6 +103,14 @@ impl Solve {
     }
 }
 
+/// The line of a box a pointing digit is confined to: its row or column within the box
+/// (`0..BOX`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BoxLine {
+    Row(usize),
+    Column(usize),
+}
+
 /// A grid in the middle of a solve by techniques.
 #[derive(Clone, Debug)]
 pub struct Logic<S: Shape> {
@@ -226,9 +234,37 @@ impl<S: Shape> Logic<S> {
         places
     }
 
+    /// Calls `visit` with every pointing — a digit with two places or more in box `b`, all on
+    /// one row or one column of the box — box by box, digits in increasing order, until it
+    /// returns true; true when it did.
+    pub(crate) fn pointings(&self, visit: &mut impl FnMut(usize, u32, BoxLine) -> bool) -> bool {
+        for b in 0..S::N {
+            let mut missing = self.missing(2 * S::N + b);
+            while missing != 0 {
+                let bit = missing & missing.wrapping_neg();
+                missing &= missing - 1;
+                let (rows, cols, places) = self.box_lines(b, bit);
+                if places < 2 {
+                    continue;
+                }
+                let line = if rows.count_ones() == 1 {
+                    BoxLine::Row(rows.trailing_zeros() as usize)
+                } else if cols.count_ones() == 1 {
+                    BoxLine::Column(cols.trailing_zeros() as usize)
+                } else {
+                    continue;
+                };
+                if visit(b, bit, line) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Where digit bit `bit` may go in box `b`: the box's rows and columns (bits `0..BOX`)
     /// that hold a place, and how many places.
-    pub(crate) fn box_lines(&self, b: usize, bit: u32) -> (u32, u32, u32) {
+    fn box_lines(&self, b: usize, bit: u32) -> (u32, u32, u32) {
         let (n, side) = (S::N, S::BOX);
         let (top, left) = (b / side * side, b % side * side);
         let (mut rows, mut cols, mut places) = (0u32, 0u32, 0);
@@ -439,36 +475,25 @@ pub(crate) fn locked<S: Shape>(logic: &Logic<S>, claiming: bool, found: &mut Fou
         stop
     };
     if !claiming {
-        for b in 0..n {
+        logic.pointings(&mut |b, bit, line| {
             let (top, left) = (b / side * side, b % side * side);
-            let mut missing = logic.missing(2 * n + b);
-            while missing != 0 {
-                let bit = missing & missing.wrapping_neg();
-                missing &= missing - 1;
-                let (rows, cols, places) = logic.box_lines(b, bit);
-                if places < 2 {
-                    continue;
-                }
-                if rows.count_ones() == 1 {
-                    let row = top + rows.trailing_zeros() as usize;
+            match line {
+                BoxLine::Row(i) => {
+                    let row = top + i;
                     let mut line = (0..n)
                         .filter(|&c| !(left..left + side).contains(&c))
                         .map(|c| row * n + c);
-                    if offer(&mut line, bit, row) {
-                        return;
-                    }
+                    offer(&mut line, bit, row)
                 }
-                if cols.count_ones() == 1 {
-                    let col = left + cols.trailing_zeros() as usize;
+                BoxLine::Column(j) => {
+                    let col = left + j;
                     let mut line = (0..n)
                         .filter(|&r| !(top..top + side).contains(&r))
                         .map(|r| r * n + col);
-                    if offer(&mut line, bit, n + col) {
-                        return;
-                    }
+                    offer(&mut line, bit, n + col)
                 }
             }
-        }
+        });
     } else {
         for unit in 0..2 * n {
             // Cell `k` of the line; its row and column.

@@ -28,7 +28,7 @@ mod closure;
 mod techniques;
 
 pub use closure::placement_rating;
-use techniques::{Finder, direct_pointing, direct_step, eliminating, full_house, hidden_subset};
+use techniques::{direct_pointing, direct_step, eliminating, full_house, hidden_subset};
 
 /// A technique of the SE scale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

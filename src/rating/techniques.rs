@@ -5,7 +5,7 @@
 
 use super::SeTechnique;
 use crate::grid::Digit;
-use crate::logic::{Found, Logic, locked};
+use crate::logic::{BoxLine, Found, Logic, locked};
 use crate::shape::Shape;
 
 /// A search for eliminations: calls `found` with each set of eliminations (per cell, the
@@ -88,44 +88,29 @@ fn direct_single<S: Shape>(
 pub(super) fn direct_pointing<S: Shape>(logic: &Logic<S>) -> Option<(usize, Digit)> {
     let (n, side) = (S::N, S::BOX);
     let at = |row: usize, col: usize| row * n + col;
-    for b in 0..n {
+    let mut found = None;
+    logic.pointings(&mut |b, bit, line| {
         let (top, left) = (b / side * side, b % side * side);
-        let mut missing = logic.missing(2 * n + b);
-        while missing != 0 {
-            let bit = missing & missing.wrapping_neg();
-            missing &= missing - 1;
-            let (rows, cols, places) = logic.box_lines(b, bit);
-            if places < 2 {
-                continue;
-            }
-            // (cell of the box's row i and column j in box (band, stack)), per orientation.
-            let found = if rows.count_ones() == 1 {
-                let row = rows.trailing_zeros() as usize;
-                single_across::<S>(
-                    logic,
-                    bit,
-                    b % side,
-                    |stack, i, j| at(top + i, stack * side + j),
-                    row,
-                )
-            } else if cols.count_ones() == 1 {
-                let col = cols.trailing_zeros() as usize;
-                single_across::<S>(
-                    logic,
-                    bit,
-                    b / side,
-                    |band, i, j| at(band * side + j, left + i),
-                    col,
-                )
-            } else {
-                None
-            };
-            if found.is_some() {
-                return found;
-            }
-        }
-    }
-    None
+        // `cell(k, i, j)`: the cell of line `i`, place `j` of the `k`-th box along the line.
+        found = match line {
+            BoxLine::Row(i) => single_across::<S>(
+                logic,
+                bit,
+                b % side,
+                |stack, i, j| at(top + i, stack * side + j),
+                i,
+            ),
+            BoxLine::Column(j) => single_across::<S>(
+                logic,
+                bit,
+                b / side,
+                |band, i, j| at(band * side + j, left + i),
+                j,
+            ),
+        };
+        found.is_some()
+    });
+    found
 }
 
 /// For a line at offset `line` (0..side) within its boxes, crossing boxes `0..side` (`cell(k,
