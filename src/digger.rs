@@ -11,8 +11,9 @@
 //!   among its clue peers, so the digit can only go back in this cell: the removal stands;
 //! - *unavoidable sets*: when a search finds a second solution, the cells where it differs
 //!   from the grid form an unavoidable set — a puzzle with no clue in it has both solutions.
-//!   The dig remembers the last [`REMEMBERED_SETS`] of them, and a removal that would leave
-//!   one without a clue fails without a search.
+//!   The dig remembers the last [`REMEMBERED_SETS`] of them, starting with the grid's
+//!   unavoidable rectangles (two digits crosswise on two rows and two columns of two boxes),
+//!   and a removal that would leave one without a clue fails without a search.
 //!
 //! A top-down dig that stops short of the target ends in a minimal puzzle: no clue can go.
 //! The dig then goes on by *swaps*: it empties a clue `x`, puts back a cell `y` common to
@@ -521,10 +522,52 @@ impl<S: Shape> Digger<S> {
         })
     }
 
-    /// Forgets the remembered sets, to dig `solution`.
+    /// Forgets the remembered sets, to dig `solution`, and remembers its unavoidable
+    /// rectangles instead.
     fn forget(&mut self, solution: &Grid<S>) {
         self.found = 0;
         self.grid = *solution;
+        self.remember_rectangles(solution);
+    }
+
+    /// Remembers every unavoidable rectangle of `solution`: four cells on two rows (or
+    /// columns) of one band (or stack) and two columns (rows) of different stacks (bands),
+    /// holding two digits crosswise, `a b / b a`. Swapping the two digits round the rectangle
+    /// gives another solution, so a puzzle needs a clue in it.
+    fn remember_rectangles(&mut self, solution: &Grid<S>) {
+        let (n, side) = (S::N, S::BOX);
+        for transposed in [false, true] {
+            // Cell `k` of line `line`: of a row, or of a column when transposed.
+            let cell = |line: usize, k: usize| {
+                if transposed {
+                    k * n + line
+                } else {
+                    line * n + k
+                }
+            };
+            let digit = |line: usize, k: usize| solution.get(cell(line, k));
+            for band in 0..side {
+                for i in 0..side {
+                    for j in i + 1..side {
+                        let (one, two) = (band * side + i, band * side + j);
+                        for k1 in 0..n {
+                            for k2 in (k1 / side + 1) * side..n {
+                                let crosswise = digit(one, k1) == digit(two, k2)
+                                    && digit(one, k2) == digit(two, k1);
+                                if crosswise {
+                                    let mut set = CellSet::default();
+                                    for (line, k) in [(one, k1), (one, k2), (two, k1), (two, k2)] {
+                                        set.insert(cell(line, k));
+                                    }
+                                    self.sets[self.found % REMEMBERED_SETS] = set;
+                                    self.found += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// The remembered sets, newest last.
@@ -760,6 +803,39 @@ mod tests {
             assert!(stopped.is_none() || seen == 5);
         }
         assert!(moved > 0, "no walk moved");
+    }
+
+    /// Every rectangle remembered for a grid is unavoidable: swapping its two digits gives
+    /// another solution.
+    fn rectangles<S: Shape>(grids: u64) -> usize {
+        let mut solver = Solver::<S>::new();
+        let mut digger = Digger::<S>::new();
+        let mut found = 0;
+        for index in 0..grids {
+            let (solution, _) = fill(&mut solver, &mut attempt_rng(6, index));
+            digger.forget(&solution);
+            for set in digger.remembered() {
+                let cells: Vec<usize> = (0..S::CELLS).filter(|&c| set.contains(c)).collect();
+                assert_eq!(cells.len(), 4);
+                let digits: Vec<_> = cells.iter().map(|&c| solution.get(c)).collect();
+                let (a, b) = (digits[0], digits[1]);
+                assert_ne!(a, b);
+                let mut swapped = solution;
+                for &c in &cells {
+                    swapped.set(c, if solution.get(c) == a { b } else { a });
+                }
+                assert!(swapped.is_solution() && swapped != solution, "{solution}");
+                found += 1;
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn rectangles_are_unavoidable() {
+        assert!(rectangles::<Nine>(50) > 50);
+        assert!(rectangles::<Sixteen>(5) > 5);
+        rectangles::<Four>(20);
     }
 
     #[test]
