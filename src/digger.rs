@@ -11,9 +11,10 @@
 //!   among its clue peers, so the digit can only go back in this cell: the removal stands;
 //! - *unavoidable sets*: when a search finds a second solution, the cells where it differs
 //!   from the grid form an unavoidable set — a puzzle with no clue in it has both solutions.
-//!   The dig remembers the last [`REMEMBERED_SETS`] of them, starting with the grid's
-//!   unavoidable rectangles (two digits crosswise on two rows and two columns of two boxes),
-//!   and a removal that would leave one without a clue fails without a search.
+//!   The dig remembers the last [`REMEMBERED_SETS`] of them, starting with the grid's small
+//!   sets on two rows of a band or two columns of a stack (`a b / b a`, `a b c / b c a`, up
+//!   to four columns), and a removal that would leave one without a clue fails without a
+//!   search.
 //!
 //! A top-down dig that stops short of the target ends in a minimal puzzle: no clue can go.
 //! The dig then goes on by *swaps*: it empties a clue `x`, puts back a cell `y` common to
@@ -39,6 +40,11 @@ use crate::symmetry::Orbits;
 
 /// Unavoidable sets a dig remembers; a new one replaces the oldest.
 pub const REMEMBERED_SETS: usize = 512;
+
+/// The longest cycle of two lines' digits remembered as an unavoidable set before a dig
+/// starts (`a b / b a` is a cycle of 2 columns): 4 columns, 8 cells. Cycles of 3 and 4 made
+/// 9×9 digs at 55 holes about 5% faster than rectangles alone; longer ones, nothing more.
+const TWO_LINE_CYCLES: usize = 4;
 
 /// Swaps a dig may try for each hole that top-down digging left short of the target.
 pub const SWAPS_PER_MISSING_HOLE: usize = 1000;
@@ -522,19 +528,21 @@ impl<S: Shape> Digger<S> {
         })
     }
 
-    /// Forgets the remembered sets, to dig `solution`, and remembers its unavoidable
-    /// rectangles instead.
+    /// Forgets the remembered sets, to dig `solution`, and remembers its small unavoidable
+    /// sets on two lines instead.
     fn forget(&mut self, solution: &Grid<S>) {
         self.found = 0;
         self.grid = *solution;
-        self.remember_rectangles(solution);
+        self.remember_two_line_sets(solution, TWO_LINE_CYCLES);
     }
 
-    /// Remembers every unavoidable rectangle of `solution`: four cells on two rows (or
-    /// columns) of one band (or stack) and two columns (rows) of different stacks (bands),
-    /// holding two digits crosswise, `a b / b a`. Swapping the two digits round the rectangle
-    /// gives another solution, so a puzzle needs a clue in it.
-    fn remember_rectangles(&mut self, solution: &Grid<S>) {
+    /// Remembers the small unavoidable sets that lie on two rows of one band (or two
+    /// columns of one stack): where the two rows hold the same digits in the same columns,
+    /// `a b / b a` or `a b c / b c a`, swapping the two rows' digits in those columns keeps
+    /// every row, column and box whole (each swap stays inside one column, and so inside one
+    /// box). These are the cycles of the permutation that takes one row's digits to the
+    /// other's; cycles of up to `max_cycle` columns are remembered.
+    fn remember_two_line_sets(&mut self, solution: &Grid<S>, max_cycle: usize) {
         let (n, side) = (S::N, S::BOX);
         for transposed in [false, true] {
             // Cell `k` of line `line`: of a row, or of a column when transposed.
@@ -545,23 +553,35 @@ impl<S: Shape> Digger<S> {
                     line * n + k
                 }
             };
-            let digit = |line: usize, k: usize| solution.get(cell(line, k));
             for band in 0..side {
                 for i in 0..side {
                     for j in i + 1..side {
                         let (one, two) = (band * side + i, band * side + j);
-                        for k1 in 0..n {
-                            for k2 in (k1 / side + 1) * side..n {
-                                let crosswise = digit(one, k1) == digit(two, k2)
-                                    && digit(one, k2) == digit(two, k1);
-                                if crosswise {
-                                    let mut set = CellSet::default();
-                                    for (line, k) in [(one, k1), (one, k2), (two, k1), (two, k2)] {
-                                        set.insert(cell(line, k));
-                                    }
-                                    self.sets[self.found % REMEMBERED_SETS] = set;
-                                    self.found += 1;
+                        // Where each digit sits on line `one`.
+                        let mut at = [0usize; 26];
+                        for k in 0..n {
+                            at[solution.get(cell(one, k)) as usize] = k;
+                        }
+                        let mut seen = 0u64;
+                        for start in 0..n {
+                            if seen >> start & 1 != 0 {
+                                continue;
+                            }
+                            let mut set = CellSet::default();
+                            let (mut k, mut len) = (start, 0);
+                            loop {
+                                seen |= 1 << k;
+                                set.insert(cell(one, k));
+                                set.insert(cell(two, k));
+                                len += 1;
+                                k = at[solution.get(cell(two, k)) as usize];
+                                if k == start {
+                                    break;
                                 }
+                            }
+                            if len <= max_cycle {
+                                self.sets[self.found % REMEMBERED_SETS] = set;
+                                self.found += 1;
                             }
                         }
                     }
@@ -805,9 +825,9 @@ mod tests {
         assert!(moved > 0, "no walk moved");
     }
 
-    /// Every rectangle remembered for a grid is unavoidable: swapping its two digits gives
-    /// another solution.
-    fn rectangles<S: Shape>(grids: u64) -> usize {
+    /// Every set remembered for a grid before a dig is unavoidable: swapping the digits of
+    /// its two lines within it gives another solution.
+    fn two_line_sets<S: Shape>(grids: u64) -> usize {
         let mut solver = Solver::<S>::new();
         let mut digger = Digger::<S>::new();
         let mut found = 0;
@@ -816,13 +836,27 @@ mod tests {
             digger.forget(&solution);
             for set in digger.remembered() {
                 let cells: Vec<usize> = (0..S::CELLS).filter(|&c| set.contains(c)).collect();
-                assert_eq!(cells.len(), 4);
-                let digits: Vec<_> = cells.iter().map(|&c| solution.get(c)).collect();
-                let (a, b) = (digits[0], digits[1]);
-                assert_ne!(a, b);
+                assert!((4..=2 * TWO_LINE_CYCLES).contains(&cells.len()));
+                let mut rows: Vec<usize> = cells.iter().map(|&c| c / S::N).collect();
+                rows.dedup();
                 let mut swapped = solution;
                 for &c in &cells {
-                    swapped.set(c, if solution.get(c) == a { b } else { a });
+                    // The cell's partner: same column on the other row, or same row on the
+                    // other column.
+                    let partner = if rows.len() == 2 {
+                        let other = if c / S::N == rows[0] {
+                            rows[1]
+                        } else {
+                            rows[0]
+                        };
+                        other * S::N + c % S::N
+                    } else {
+                        *cells
+                            .iter()
+                            .find(|&&p| p != c && p / S::N == c / S::N)
+                            .expect("two cells per row")
+                    };
+                    swapped.set(c, solution.get(partner));
                 }
                 assert!(swapped.is_solution() && swapped != solution, "{solution}");
                 found += 1;
@@ -832,10 +866,10 @@ mod tests {
     }
 
     #[test]
-    fn rectangles_are_unavoidable() {
-        assert!(rectangles::<Nine>(50) > 50);
-        assert!(rectangles::<Sixteen>(5) > 5);
-        rectangles::<Four>(20);
+    fn two_line_sets_are_unavoidable() {
+        assert!(two_line_sets::<Nine>(50) > 50);
+        assert!(two_line_sets::<Sixteen>(5) > 5);
+        two_line_sets::<Four>(20);
     }
 
     #[test]
