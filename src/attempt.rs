@@ -139,7 +139,10 @@ impl<S: Shape> Generator<S> {
             let solution = Self::fill(&mut self.solver, &mut rng, work);
             if self.holes == Holes::Exact(0) {
                 // A complete grid: nothing to dig, and one candidate per grid.
-                match Self::accept(self.difficulty, solution, solution, Symmetry::None) {
+                let started = Instant::now();
+                let made = Self::accept(self.difficulty, solution, solution, Symmetry::None);
+                work.dig_nanos += elapsed_nanos(started);
+                match made {
                     Some(made) => return Some(made),
                     None => continue,
                 }
@@ -188,9 +191,9 @@ impl<S: Shape> Generator<S> {
 
     /// The dug puzzle, rated, when it falls in the difficulty band asked for (any puzzle
     /// when none was). One outside the band walks by swaps ([`Digger::walk`], up to
-    /// [`SWAPS_TO_BAND`]) to the first puzzle with as many holes that falls in it: the puzzles
-    /// one dig reaches fall in a band about as often as fresh digs do, at a fraction of a
-    /// dig's cost.
+    /// [`SWAPS_TO_BAND`]) to the first puzzle with as many holes that falls in it: neighbours
+    /// fall in the band less often than fresh digs do, but a swap costs one search where a
+    /// dig costs some twenty.
     fn keep(
         &mut self,
         puzzle: Grid<S>,

@@ -417,9 +417,9 @@ impl<S: Shape> Digger<S> {
 
     /// Walks from `puzzle`, dug from `solution` and unique, by up to `swaps` swaps of one
     /// clue for another (those of the search by swaps, see the module docs), all drawn from
-    /// `rng`, until `wanted` takes
-    /// one of the puzzles it reaches: the hole count stays the same, and every puzzle on
-    /// the way has exactly one solution. Returns what `wanted` gave, or `None`.
+    /// `rng`, until `wanted` takes one of the puzzles it reaches: the hole count stays the
+    /// same, and every puzzle on the way has exactly one solution. Returns what `wanted`
+    /// gave, or `None`.
     #[allow(clippy::too_many_arguments)]
     pub fn walk<E: Engine<S>, R: RngCore, T>(
         &mut self,

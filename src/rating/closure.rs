@@ -119,7 +119,7 @@ fn place_some<S: Shape>(logic: &mut Logic<S>, hardest: SeTechnique) -> Result<bo
         }
     }
     // The rater's direct claiming looks for its hidden single in the box it clears, where
-    // the line keeps two places or more ([`direct_step`](super::techniques::direct_step)):
+    // the line keeps two places or more (see `direct_step`):
     // it never places, so it is skipped.
     let direct: [(SeTechnique, Finder<S>); 2] = [
         (SeTechnique::DirectHiddenPair, |l, f| hidden_subset(l, 2, f)),

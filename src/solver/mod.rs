@@ -81,9 +81,11 @@ impl Branching for Ascending {
     }
 }
 
-/// Tries a known solution's digit first, then the others in increasing order: a search for
-/// another solution than `0` then stays close to it, and a second solution of a dug puzzle
-/// usually differs from the grid in a few cells only.
+/// Tries the digit a known solution has in the cell first, then the others in increasing
+/// order: a search for a second solution then stays close to the known one, which suits a
+/// dug puzzle, whose second solutions usually differ from its grid in a few cells. (On an
+/// almost empty grid with very many solutions, that order can search long before it leaves
+/// the known solution's neighbourhood.)
 #[derive(Debug, Clone, Copy)]
 pub struct Toward<'a, S: Shape>(pub &'a Grid<S>);
 
