@@ -234,7 +234,7 @@ impl<S: Shape> Logic<S> {
         places
     }
 
-    /// Calls `visit` with every pointing — a digit with two places or more in box `b`, all on
+    /// Calls `visit` with every pointing — a digit with two places or more in a box, all on
     /// one row or one column of the box — box by box, digits in increasing order, until it
     /// returns true; true when it did.
     pub(crate) fn pointings(&self, visit: &mut impl FnMut(usize, u32, BoxLine) -> bool) -> bool {
