@@ -698,39 +698,54 @@ impl<S: Banded> Rules<S> for BandRules {
 
 impl<S: Banded> Bands<S> {
     /// The state with every clue of `puzzle` placed, not yet propagated; fails when two
-    /// clues of one digit share a unit. Builds every entry at once from the clues' peers,
-    /// giving what placing the clues one by one would.
+    /// clues of one digit share a unit. Sorts the cells by digit in one pass, then builds
+    /// each entry from its digit's clues at once (the rows and boxes they hold in the band,
+    /// their columns in every band, and the other digits' clues are cleared), giving what
+    /// placing the clues one by one would. Clashes show as clues that share a column, row
+    /// or box counted once.
     fn start(puzzle: &Grid<S>) -> Result<State<S>, Unsolvable> {
         let width = State::<S>::WIDTH;
         let mut state = State::<S>::empty();
-        // Per (band, digit): the clue cells, and the cells their row, box and column clear.
-        let mut placed = S::bands(0);
-        let mut seen = S::bands(0);
-        // Per digit: the columns of its clues.
-        let mut columns = [0u64; 16];
-        let mut filled = [0u64; 4];
-        for (cell, &digit) in puzzle.digits().iter().enumerate() {
-            if digit == 0 {
-                continue;
+        // Per band, the cells holding each digit (index 0: the empty cells).
+        let mut holding = [[0u64; 17]; 4];
+        for (band, digits) in holding.iter_mut().zip(puzzle.digits().chunks_exact(width)) {
+            for (at, &digit) in digits.iter().enumerate() {
+                band[digit as usize] |= 1 << at;
             }
-            let (b, at, d) = (cell / width, cell % width, digit as usize - 1);
-            let i = S::N * b + d;
-            let col = 1 << (at % S::N);
-            if seen[i] >> at & 1 != 0 || columns[d] & col != 0 {
+        }
+        for d in 0..S::N {
+            // The digit's clue columns, and a clash if two share one.
+            let (mut cols, mut clues) = (0, 0);
+            for band in &holding[..S::BOX] {
+                cols |= State::<S>::fold(band[d + 1]);
+                clues += band[d + 1].count_ones();
+            }
+            if cols.count_ones() != clues {
                 return Err(Unsolvable);
             }
-            placed[i] |= 1 << at;
-            seen[i] |= S::peers_in_band(at);
-            columns[d] |= col;
-            filled[b] |= 1 << at;
-        }
-        for (b, &filled) in filled.iter().enumerate().take(S::BOX) {
-            state.open[b] &= !filled;
-            for (d, &cols) in columns.iter().enumerate().take(S::N) {
+            let in_cols = State::<S>::columns(cols);
+            for (b, band) in holding.iter().enumerate().take(S::BOX) {
+                let mine = band[d + 1];
+                let occupancy = S::occupancy(mine);
+                let (mut rows, mut boxes, mut row_cells) = (0usize, 0usize, 0u64);
+                for r in 0..S::BOX {
+                    let in_row = occupancy >> (S::BOX * r) & low_bits(S::BOX) as usize;
+                    boxes |= in_row;
+                    rows += (in_row != 0) as usize;
+                    row_cells |= ((in_row != 0) as u64 * State::<S>::ROW) << (S::N * r);
+                }
+                // Two clues in a row or in a box.
+                if mine.count_ones() as usize != rows || rows != boxes.count_ones() as usize {
+                    return Err(Unsolvable);
+                }
+                let box_cells = State::<S>::columns(S::box_columns(boxes));
+                let filled = low_bits(width) & !band[0];
                 let i = S::N * b + d;
-                let cleared = filled | seen[i] | State::<S>::columns(cols);
-                state.cand[i] = state.cand[i] & !cleared | placed[i];
+                state.cand[i] = state.cand[i] & !(filled | row_cells | box_cells | in_cols) | mine;
             }
+        }
+        for (b, band) in holding.iter().enumerate().take(S::BOX) {
+            state.open[b] = band[0];
         }
         Ok(state)
     }
@@ -811,6 +826,36 @@ impl<S: Banded> Engine<S> for Bands<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two clues of one digit in a row, a column (in two bands, or in one) or a box: the
+    /// start state is refused, and there is no solution; one of them alone leaves many.
+    fn refuses_clashes<S: Banded>() {
+        let n = S::N;
+        let cell = |row: usize, col: usize| row * n + col;
+        let pairs = [
+            (cell(0, 0), cell(0, n - 1)),               // a row, two boxes
+            (cell(0, 0), cell(0, 1)),                   // a row and a box
+            (cell(1, 2), cell(n - 1, 2)),               // a column, two bands
+            (cell(0, 1), cell(1, 1)),                   // a column and a box, one band
+            (cell(0, 0), cell(S::BOX - 1, S::BOX - 1)), // a box, two rows and columns
+        ];
+        let mut engine = Bands::<S>::new();
+        for (one, two) in pairs {
+            let mut puzzle = Grid::<S>::empty();
+            puzzle.set(one, 5);
+            assert!(Bands::start(&puzzle).is_ok());
+            assert_eq!(engine.count_solutions(&puzzle, 2), 2);
+            puzzle.set(two, 5);
+            assert!(Bands::start(&puzzle).is_err(), "5 at {one} and {two}");
+            assert_eq!(engine.count_solutions(&puzzle, 2), 0);
+        }
+    }
+
+    #[test]
+    fn clashing_clues_have_no_solution() {
+        refuses_clashes::<Nine>();
+        refuses_clashes::<Sixteen>();
+    }
 
     #[test]
     fn tables() {
