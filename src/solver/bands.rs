@@ -577,8 +577,9 @@ impl<S: Banded> State<S> {
     }
 
     /// An open cell with the fewest candidates in the box whose band and stack have the
-    /// most open cells between them (the first such box, and its first such cell): there a
-    /// guess reaches the most cells still open, and a wrong one fails soonest.
+    /// most open cells between them (the first such box, and its first such cell): a digit
+    /// placed there bears on the most open cells, since its row lies in the band and its
+    /// column in the stack.
     fn spread_fewest(&self) -> usize {
         let cells = self.fewest();
         let stack = |j: usize| Self::columns(S::box_columns(1 << j));
