@@ -57,7 +57,8 @@ pub trait Banded: Shape {
     /// The columns of a set of boxes of a band (bit `j` for box `j`), as an `N`-bit row.
     fn box_columns(boxes: usize) -> u64;
 
-    /// The rows of a band that hold exactly one cell, as cells.
+    /// The rows of a band that hold exactly one cell, as cells. Every row of `band` holds a
+    /// cell (as after [`Banded::allowed`], which leaves none empty or all empty).
     #[inline(always)]
     fn lone_rows(band: u64) -> u64 {
         (0..Self::BOX).fold(0, |lone, r| {
@@ -269,6 +270,20 @@ impl Banded for Sixteen {
     #[inline(always)]
     fn box_columns(boxes: usize) -> u64 {
         EXPAND_ROW_4[boxes]
+    }
+
+    /// All four rows at once, each a 16-bit lane.
+    #[inline(always)]
+    fn lone_rows(band: u64) -> u64 {
+        const ONES: u64 = 0x0001_0001_0001_0001;
+        const LOW: u64 = 0x7FFF_7FFF_7FFF_7FFF;
+        // Each row less its first cell: no row borrows from the next, as none is empty.
+        let rest = band & band.wrapping_sub(ONES);
+        // The top bit of each row whose rest holds a cell; the sums stay inside their rows.
+        let more = (((rest & LOW) + LOW) | rest) & !LOW;
+        // Bit 0 of each row with one cell, spread over the row.
+        let one = (!more & !LOW) >> 15;
+        band & one.wrapping_mul(0xFFFF)
     }
 }
 
@@ -852,6 +867,44 @@ mod tests {
         }
     }
 
+    /// The rows holding one cell, one row at a time: what `lone_rows` gives.
+    fn lone_rows_one_by_one<S: Banded>(band: u64) -> u64 {
+        (0..S::BOX).fold(0, |lone, r| {
+            let row = band >> (S::N * r) & low_bits(S::N);
+            lone | if row.count_ones() == 1 {
+                row << (S::N * r)
+            } else {
+                0
+            }
+        })
+    }
+
+    #[test]
+    fn lone_rows_take_rows_of_one_cell() {
+        let mut rng = crate::rng::attempt_rng(3, 0);
+        for _ in 0..20_000 {
+            // Sparse bands, so that rows of one cell are common; every row keeps a cell.
+            let band = (0..3).fold(u64::MAX, |b, _| b & rand::RngCore::next_u64(&mut rng));
+            for (n, rows) in [(9, 3), (16, 4)] {
+                let mut band = band & low_bits(n * rows);
+                for r in 0..rows {
+                    if band >> (n * r) & low_bits(n) == 0 {
+                        band |= 1 << (n * r + r);
+                    }
+                }
+                if n == 9 {
+                    assert_eq!(Nine::lone_rows(band), lone_rows_one_by_one::<Nine>(band));
+                } else {
+                    assert_eq!(
+                        Sixteen::lone_rows(band),
+                        lone_rows_one_by_one::<Sixteen>(band),
+                        "{band:#x}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn clashing_clues_have_no_solution() {
         refuses_clashes::<Nine>();
@@ -875,7 +928,10 @@ mod tests {
             Nine::lone_rows(0b1000 | 0b11 << 9 | 0b1 << 26),
             0b1000 | 0b1 << 26
         );
-        assert_eq!(Sixteen::lone_rows(0b11 | 0b1 << 20), 0b1 << 20);
+        assert_eq!(
+            Sixteen::lone_rows(0b11 | 0b1 << 20 | 0x8001 << 32 | 0x8000 << 48),
+            0b1 << 20 | 0x8000 << 48
+        );
         assert_eq!(Nine::peers_in_band(0).count_ones(), 8 + 2 + 4);
         assert_eq!(Sixteen::peers_in_band(63).count_ones(), 15 + 3 + 9);
     }
