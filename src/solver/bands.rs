@@ -58,14 +58,19 @@ pub trait Banded: Shape {
     fn box_columns(boxes: usize) -> u64;
 
     /// The rows of a band that hold exactly one cell, as cells. Every row of `band` holds a
-    /// cell (as after [`Banded::allowed`], which leaves none empty or all empty).
+    /// cell (as after [`Banded::allowed`], which leaves none empty or all empty). All rows at
+    /// once, each an `N`-bit lane of one word.
     #[inline(always)]
     fn lone_rows(band: u64) -> u64 {
-        (0..Self::BOX).fold(0, |lone, r| {
-            let row = band >> (Self::N * r) & low_bits(Self::N);
-            let one = (row & row.wrapping_sub(1) == 0) as u64;
-            lone | (row * one) << (Self::N * r)
-        })
+        let lanes = |bits: u64| (0..Self::BOX).fold(0, |all, r| all | bits << (Self::N * r));
+        let (ones, low) = (lanes(1), lanes(low_bits(Self::N - 1)));
+        // Each row less its first cell: no row borrows from the next, as none is empty.
+        let rest = band & band.wrapping_sub(ones);
+        // The top bit of each row whose rest holds a cell; the sums stay inside their rows.
+        let more = (((rest & low) + low) | rest) & lanes(1 << (Self::N - 1));
+        // Bit 0 of each row with one cell, spread over the row.
+        let one = (more ^ lanes(1 << (Self::N - 1))) >> (Self::N - 1);
+        band & one.wrapping_mul(low_bits(Self::N))
     }
 }
 
@@ -166,18 +171,6 @@ const fn expand<const B: usize>(pattern: u16) -> u64 {
 
 static PEERS_IN_BAND_3: [u64; 27] = peers_in_band::<3, 27>();
 static PEERS_IN_BAND_4: [u64; 64] = peers_in_band::<4, 64>();
-/// A 9-cell band row if it holds exactly one cell, else 0.
-static LONE_3: [u64; 1 << 9] = {
-    let mut table = [0u64; 1 << 9];
-    let mut row = 0;
-    while row < 1 << 9 {
-        if (row as u32).count_ones() == 1 {
-            table[row] = row as u64;
-        }
-        row += 1;
-    }
-    table
-};
 static BOXES_OF_ROW_3: [u8; 1 << 9] = boxes_of_row::<3, { 1 << 9 }>();
 static BOXES_OF_ROW_4: [u8; 1 << 16] = boxes_of_row::<4, { 1 << 16 }>();
 /// 9×9 keeps its allowed cells expanded: 512 entries.
@@ -251,12 +244,6 @@ impl Banded for Nine {
     fn box_columns(boxes: usize) -> u64 {
         EXPAND_ROW_3[boxes]
     }
-
-    #[inline(always)]
-    fn lone_rows(band: u64) -> u64 {
-        let row = |r: usize| LONE_3[(band >> (9 * r) & 0x1FF) as usize] << (9 * r);
-        row(0) | row(1) | row(2)
-    }
 }
 
 impl Banded for Sixteen {
@@ -286,20 +273,6 @@ impl Banded for Sixteen {
     #[inline(always)]
     fn box_columns(boxes: usize) -> u64 {
         EXPAND_ROW_4[boxes]
-    }
-
-    /// All four rows at once, each a 16-bit lane.
-    #[inline(always)]
-    fn lone_rows(band: u64) -> u64 {
-        const ONES: u64 = 0x0001_0001_0001_0001;
-        const LOW: u64 = 0x7FFF_7FFF_7FFF_7FFF;
-        // Each row less its first cell: no row borrows from the next, as none is empty.
-        let rest = band & band.wrapping_sub(ONES);
-        // The top bit of each row whose rest holds a cell; the sums stay inside their rows.
-        let more = (((rest & LOW) + LOW) | rest) & !LOW;
-        // Bit 0 of each row with one cell, spread over the row.
-        let one = (!more & !LOW) >> 15;
-        band & one.wrapping_mul(0xFFFF)
     }
 }
 
