@@ -8,7 +8,7 @@
 use std::fmt::Debug;
 use std::ops::{Index, IndexMut};
 
-use crate::solver::{Bands, Engine, Generic};
+use crate::solver::{Bands, Engine, Generic, Locked};
 
 /// The geometry of one grid size. Implemented by [`Four`], [`Nine`], [`Sixteen`] and
 /// [`TwentyFive`]; code generic over `S: Shape` is compiled once per size.
@@ -34,8 +34,8 @@ pub trait Shape: Copy + Debug + Default + Send + Sync + 'static {
     /// counts where they are known (4 for 4×4, 17 for 9×9).
     const MAX_HOLES: usize;
 
-    /// The search engine for grids of this size: [`Bands`] for 9×9 and 16×16, [`Generic`]
-    /// for 4×4 and 25×25.
+    /// The search engine for grids of this size: [`Generic`] for 4×4, [`Bands`] for 9×9 and
+    /// 16×16, [`Locked`] for 25×25.
     type Solver: Engine<Self>;
 
     /// A fixed-size array holding one `T` per cell.
@@ -154,7 +154,7 @@ shape!(
 );
 shape!(
     /// 25×25 grids of 5×5 boxes.
-    TwentyFive, box = 5, max_holes = 625 - 24, solver = Generic<TwentyFive>, peers = PEERS_25, units = UNITS_25,
+    TwentyFive, box = 5, max_holes = 625 - 24, solver = Locked<TwentyFive>, peers = PEERS_25, units = UNITS_25,
     units_of = UNITS_OF_25
 );
 

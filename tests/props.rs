@@ -1,7 +1,7 @@
 //! Properties of generated puzzles, and the solver against the public data sets.
 
 use proptest::prelude::*;
-use sudoku_bank::solver::{Ascending, Generic, Toward};
+use sudoku_bank::solver::{Ascending, Generic, Locked, Toward};
 use sudoku_bank::stats::Work;
 use sudoku_bank::{Engine, Four, Generator, Grid, Holes, Nine, Shape, Sixteen, Solver, TwentyFive};
 
@@ -150,6 +150,43 @@ proptest! {
     ) {
         engines_agree(probe::<Sixteen>(seed, holes, clash))?;
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Holes from 200 to 300 (one solution, or none with a clash) and from 600 up (very many
+    /// solutions), where the reference counts in well under a second.
+    #[test]
+    fn the_25x25_engine_agrees_with_the_reference(
+        seed: u64,
+        (holes, clash) in prop_oneof![
+            (200usize..=300, proptest::option::of((0usize..625, 1u8..=25))),
+            (600usize..=625, Just(None)),
+        ],
+    ) {
+        engines_agree(probe::<TwentyFive>(seed, holes, clash))?;
+    }
+}
+
+/// Locked candidates on the hardest 9×9 puzzles, where they apply at almost every node: the
+/// engine with them finds each puzzle's one solution as the reference does, in at least 10%
+/// fewer branches (about 19% fewer on these 300).
+#[test]
+fn locked_candidates_keep_answers_and_prune() {
+    let (mut locked, mut reference) = (Locked::<Nine>::new(), Generic::<Nine>::new());
+    let set = puzzles(&shared_data("puzzles5_forum_hardest_1905_11+"));
+    for text in set.iter().take(300) {
+        let puzzle = Grid::<Nine>::parse(text).unwrap();
+        assert_eq!(locked.count_solutions(&puzzle, 2), 1, "{text}");
+        assert_eq!(reference.count_solutions(&puzzle, 2), 1, "{text}");
+        assert_eq!(locked.solution(), reference.solution(), "{text}");
+    }
+    let (with, without) = (locked.branches(), reference.branches());
+    assert!(
+        with * 10 < without * 9,
+        "{with} branches with locked candidates, {without} without"
+    );
 }
 
 /// Every puzzle of a set with exactly one solution (the first `limit` of it): the 9×9

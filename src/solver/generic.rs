@@ -3,7 +3,10 @@
 //! Placing a digit removes it from the cell's peers; a peer left with one candidate is queued
 //! and placed in turn (naked singles). When the queue runs dry, each unit is swept for digits
 //! that fit in exactly one of its cells (hidden singles) and for digits that fit nowhere
-//! (a contradiction). When neither rule makes progress, the search branches on a cell with the
+//! (a contradiction). [`Locked`], the same engine with one more rule, then removes *locked
+//! candidates*: a digit whose places in a box lie on one line leaves the rest of that line
+//! (pointing), and one whose places in a line lie in one box leaves the rest of that box
+//! (claiming). When no rule makes progress, the search branches on a cell with the
 //! fewest candidates: it tries one digit and saves the same state with that digit removed, to
 //! resume from on backtrack. The saved states live in a stack owned by the engine, so a
 //! search allocates nothing once it has warmed up; every state is a fixed array.
@@ -51,17 +54,27 @@ impl<S: Shape> State<S> {
 }
 
 /// The engine for every size, and the reference for the specialised ones. Completion
-/// (filling) propagates naked singles only; counting adds hidden singles.
+/// (filling) propagates naked singles only; counting adds hidden singles and, when `LOCKED`
+/// is set (see [`Locked`]), locked candidates.
 #[derive(Debug)]
-pub struct Generic<S: Shape> {
+pub struct Generic<S: Shape, const LOCKED: bool = false> {
     /// Saved alternatives: a state with one digit removed from a cell, and the cell.
     trail: Trail<S, (State<S>, u16)>,
-    rules: Queue<S>,
+    rules: Queue<S, LOCKED>,
 }
+
+/// [`Generic`] with locked candidates (pointing and claiming) once singles stall: the engine
+/// of 25×25 grids, whose deep removal tests the singles alone search for far too long.
+/// (Filling still propagates naked singles only, so it draws the same grids as [`Generic`].)
+pub type Locked<S> = Generic<S, true>;
+
+/// Segments (where a line crosses a box) per kind of line, for every size: `N · BOX` is at
+/// most 125.
+const SEGMENTS: usize = 128;
 
 /// The generic engine's rules, and the queue of cells they have reduced to one candidate.
 #[derive(Debug)]
-struct Queue<S: Shape> {
+struct Queue<S: Shape, const LOCKED: bool> {
     /// Cells reduced to one candidate and not yet placed.
     queue: S::Cells<u16>,
     queued: usize,
@@ -70,13 +83,13 @@ struct Queue<S: Shape> {
     hidden: bool,
 }
 
-impl<S: Shape> Default for Generic<S> {
+impl<S: Shape, const LOCKED: bool> Default for Generic<S, LOCKED> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<S: Shape> Engine<S> for Generic<S> {
+impl<S: Shape, const LOCKED: bool> Engine<S> for Generic<S, LOCKED> {
     fn new() -> Self {
         Generic {
             trail: Trail::new(),
@@ -152,7 +165,7 @@ impl<S: Shape> Engine<S> for Generic<S> {
     }
 }
 
-impl<S: Shape> Rules<S> for Queue<S> {
+impl<S: Shape, const LOCKED: bool> Rules<S> for Queue<S, LOCKED> {
     type State = State<S>;
     type Saved = (State<S>, u16);
 
@@ -166,7 +179,13 @@ impl<S: Shape> Rules<S> for Queue<S> {
                     self.place(state, cell, b)?;
                 }
             }
-            if state.placed == S::CELLS || !self.hidden || !self.hidden_singles(state)? {
+            if state.placed == S::CELLS || !self.hidden {
+                return Ok(());
+            }
+            // Each rule runs only when the ones before it find nothing.
+            let progress =
+                self.hidden_singles(state)? || LOCKED && self.locked_candidates(state)?;
+            if !progress {
                 return Ok(());
             }
         }
@@ -207,7 +226,7 @@ impl<S: Shape> Rules<S> for Queue<S> {
     }
 }
 
-impl<S: Shape> Queue<S> {
+impl<S: Shape, const LOCKED: bool> Queue<S, LOCKED> {
     /// The state with every clue of `puzzle` placed and every open cell's candidates cut to
     /// the digits its row, column and box lack; open cells left with one candidate are queued.
     /// One pass over the cells, rather than a peer update per clue.
@@ -264,18 +283,7 @@ impl<S: Shape> Queue<S> {
         state.solved[col] |= b;
         state.solved[boxed] |= b;
         for &peer in S::peers(cell) {
-            let peer = peer as usize;
-            let cand = state.cand[peer];
-            if cand & b != 0 {
-                let rest = cand & !b;
-                if rest == 0 {
-                    return Err(Unsolvable);
-                }
-                state.cand[peer] = rest;
-                if at_most_one(rest) {
-                    self.push(peer);
-                }
-            }
+            self.remove(state, peer as usize, b)?;
         }
         Ok(())
     }
@@ -316,6 +324,92 @@ impl<S: Shape> Queue<S> {
         Ok(found)
     }
 
+    /// Removes locked candidates (see the module docs), from the candidates as they stand
+    /// when it starts; returns whether it removed any, and fails when a cell loses its last.
+    /// Runs only once no single is left, so no placed digit is a candidate of a peer.
+    fn locked_candidates(&mut self, state: &mut State<S>) -> Result<bool, Unsolvable> {
+        let (n, b) = (S::N, S::BOX);
+        debug_assert!(n * b <= SEGMENTS);
+        // The candidates of each segment: of row `r` in stack `k` at `r · BOX + k`, and of
+        // column `c` in band `k` at `c · BOX + k`.
+        let mut segments = [[0u32; SEGMENTS]; 2];
+        for (r, row) in state.cand.as_ref().chunks_exact(n).enumerate() {
+            for (c, &cand) in row.iter().enumerate() {
+                segments[0][r * b + c / b] |= cand;
+                segments[1][c * b + r / b] |= cand;
+            }
+        }
+        let mut removed = false;
+        for (kind, segments) in segments.iter().enumerate() {
+            // Position `pos` of line `line` (a row for kind 0, a column for kind 1), and the
+            // box unit where block `k` of the line lies.
+            let cell = |line: usize, pos: usize| match kind {
+                0 => line * n + pos,
+                _ => pos * n + line,
+            };
+            let box_unit = |line: usize, k: usize| match kind {
+                0 => 2 * n + line / b * b + k,
+                _ => 2 * n + k * b + line / b,
+            };
+            for line in 0..n {
+                // Claiming: a digit of the line in one block only leaves the block's box.
+                let blocks = &segments[line * b..(line + 1) * b];
+                let only = in_exactly_one(blocks.iter().copied()) & !state.solved[kind * n + line];
+                for (k, &segment) in blocks.iter().enumerate() {
+                    let gone = segment & only;
+                    if gone == 0 {
+                        continue;
+                    }
+                    let first = line / b * b;
+                    for other in (first..first + b).filter(|&other| other != line) {
+                        for pos in k * b..(k + 1) * b {
+                            removed |= self.remove(state, cell(other, pos), gone)?;
+                        }
+                    }
+                }
+            }
+            for first in (0..n).step_by(b) {
+                for k in 0..b {
+                    // Pointing: a digit of a box on one of its lines only leaves that line.
+                    let lines = (first..first + b).map(|line| segments[line * b + k]);
+                    let only = in_exactly_one(lines) & !state.solved[box_unit(first, k)];
+                    if only == 0 {
+                        continue;
+                    }
+                    for line in first..first + b {
+                        let gone = segments[line * b + k] & only;
+                        if gone == 0 {
+                            continue;
+                        }
+                        for pos in (0..n).filter(|pos| pos / b != k) {
+                            removed |= self.remove(state, cell(line, pos), gone)?;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(removed)
+    }
+
+    /// Removes the digits `gone` from `cell`'s candidates, queueing it when one is left;
+    /// returns whether any was there.
+    #[inline(always)]
+    fn remove(&mut self, state: &mut State<S>, cell: usize, gone: u32) -> Result<bool, Unsolvable> {
+        let cand = state.cand[cell];
+        if cand & gone == 0 {
+            return Ok(false);
+        }
+        let rest = cand & !gone;
+        if rest == 0 {
+            return Err(Unsolvable);
+        }
+        state.cand[cell] = rest;
+        if at_most_one(rest) {
+            self.push(cell);
+        }
+        Ok(true)
+    }
+
     /// The open cell with the fewest candidates.
     #[inline]
     fn branch_cell(state: &State<S>) -> usize {
@@ -335,6 +429,13 @@ impl<S: Shape> Queue<S> {
         }
         best
     }
+}
+
+/// The digits in exactly one of `masks`.
+#[inline(always)]
+fn in_exactly_one(masks: impl Iterator<Item = u32>) -> u32 {
+    let (once, twice) = masks.fold((0, 0), |(once, twice), m| (once | m, twice | once & m));
+    once & !twice
 }
 
 /// For every unit, the digits it allows in at least one cell (`once`) and in at least two

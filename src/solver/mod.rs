@@ -2,9 +2,9 @@
 //!
 //! Every size has one engine, [`Shape::Solver`], reached through the alias [`Solver`]:
 //! [`Bands`], a bit-board engine for the sizes whose bands fit a machine word (9×9 and
-//! 16×16), and [`Generic`] for 4×4 and 25×25. [`Generic`] serves every size and is the
-//! reference the tests hold [`Bands`] to.
-//! Both keep their search state in fixed arrays and their backtrack stack in a buffer they
+//! 16×16), [`Generic`] for 4×4, and for 25×25 [`Locked`], which is [`Generic`] with locked
+//! candidates. [`Generic`] serves every size and is the reference the tests hold the others
+//! to. All keep their search state in fixed arrays and their backtrack stack in a buffer they
 //! reuse, so a search allocates nothing once the engine has warmed up.
 
 mod bands;
@@ -14,7 +14,7 @@ mod search;
 
 pub use bands::{Banded, Bands};
 pub use bits::{at_most_one, bit, digit, lowest};
-pub use generic::Generic;
+pub use generic::{Generic, Locked};
 
 use rand::RngCore;
 
