@@ -119,6 +119,7 @@ fn fill_and_dig(c: &mut Criterion) {
     dig_one::<Sixteen>(c, "16x16", Holes::Exact(150));
     dig_one::<Sixteen>(c, "16x16", Holes::Minimal);
     dig_one::<TwentyFive>(c, "25x25", Holes::Exact(300));
+    dig_one::<TwentyFive>(c, "25x25", Holes::Exact(350));
 }
 
 criterion_group! {

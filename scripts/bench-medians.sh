@@ -17,6 +17,7 @@ for _ in $(seq "$runs"); do
   "$bin" bench --json --size 9 --holes 62 --threads 1 --seconds 4
   "$bin" bench --json --size 25 --holes 0 --threads 1 --seconds 2
   "$bin" bench --json --size 25 --holes 300 --threads 1 --seconds 2
+  "$bin" bench --json --size 25 --holes 350 --threads 1 --seconds 4
   "$bin" bench --json --size 9 --holes minimal --threads 1 --seconds 2
   "$bin" bench --json --size 16 --holes minimal --threads 1 --seconds 4
 done > "$out" 2>/dev/null

@@ -16,13 +16,18 @@
 //!   to four columns), and a removal that would leave one without a clue fails without a
 //!   search.
 //!
-//! A top-down dig that stops short of the target ends in a minimal puzzle: no clue can go.
-//! The dig then goes on by *swaps*: it empties a clue `x`, puts back a cell `y` common to
-//! every remembered unavoidable set that `x` alone held (the puzzle needs a clue in each),
-//! keeps the swap when one search finds no solution that differs at `x`, and tries again to
-//! empty every clue. A swap keeps the clue count, so the dig walks among puzzles of one size
-//! until one of them lets a clue go; it gives up after [`SWAPS_PER_MISSING_HOLE`] swaps per
-//! hole still missing. Swaps draw from the attempt's stream like the visiting order.
+//! A search may be given a budget of branches ([`Shape::REMOVAL_BUDGET`]): a clue whose
+//! search runs out of it stays, as if the removal had failed, and nothing is remembered. The
+//! puzzles keep exactly one solution; the dig only declines to pay for the proof.
+//!
+//! A top-down dig that stops short of the target ends in a minimal puzzle (no clue can go)
+//! or, with a budget, in one where no clue goes within it. The dig then goes on by *swaps*:
+//! it empties a clue `x`, puts back a cell `y` common to every remembered unavoidable set
+//! that `x` alone held (the puzzle needs a clue in each), keeps the swap when one search
+//! finds no solution that differs at `x`, and tries again to empty every clue. A swap keeps
+//! the clue count, so the dig walks among puzzles of one size until one of them lets a clue
+//! go; it gives up after [`SWAPS_PER_MISSING_HOLE`] swaps per hole still missing. Swaps draw
+//! from the attempt's stream like the visiting order.
 //!
 //! A *walk* ([`Digger::walk`]) takes the same swaps from a puzzle at its target, keeping every
 //! one that leaves the puzzle unique: it visits puzzles with the same holes, each for the
@@ -156,6 +161,8 @@ struct Job<'a, S: Shape, E, R> {
     holes: usize,
     rng: &'a mut R,
     tests: &'a mut u64,
+    /// Branches a removal test may take; a clue whose test runs out of them stays.
+    budget: u64,
     /// Set from outside to end a long search by swaps early (the dig then misses).
     stop: &'a AtomicBool,
 }
@@ -193,8 +200,9 @@ impl<S: Shape> Digger<S> {
 
     /// Digs `solution` to exactly `holes` empty cells, the puzzle keeping exactly one
     /// solution; `None` if it did not get there. Digs top-down in an order drawn from `rng`;
-    /// when that ends in a minimal puzzle short of the target, searches on by swaps of one
-    /// clue for another (see the module docs). `tests` counts the uniqueness searches run.
+    /// when that stops short of the target, searches on by swaps of one clue for another
+    /// (see the module docs). Searches take at most [`Shape::REMOVAL_BUDGET`] branches.
+    /// `tests` counts the uniqueness searches run.
     pub fn dig<E: Engine<S>, R: RngCore>(
         &mut self,
         solver: &mut E,
@@ -218,23 +226,29 @@ impl<S: Shape> Digger<S> {
         stop: &AtomicBool,
     ) -> Option<Grid<S>> {
         self.forget(solution);
-        let mut job = Job {
+        self.dig_job(&mut Job {
             solver,
             solution,
             holes,
             rng,
             tests,
+            budget: S::REMOVAL_BUDGET,
             stop,
-        };
-        let mut dug = self.top_down(&mut job);
-        if dug.holes < holes {
-            self.deepen(&mut job, &mut dug);
-        }
-        (dug.holes == holes).then_some(dug.puzzle)
+        })
     }
 
-    /// Digs `solution` until no clue can go: a minimal puzzle, with exactly one solution. It
-    /// is the puzzle [`Digger::dig`] gives from the same stream for a target of its holes.
+    /// Digs the job's grid to its target: top-down, then by swaps.
+    fn dig_job<E: Engine<S>, R: RngCore>(&mut self, job: &mut Job<'_, S, E, R>) -> Option<Grid<S>> {
+        let mut dug = self.top_down(job);
+        if dug.holes < job.holes {
+            self.deepen(job, &mut dug);
+        }
+        (dug.holes == job.holes).then_some(dug.puzzle)
+    }
+
+    /// Digs `solution` until no clue can go: a minimal puzzle, with exactly one solution.
+    /// Its searches have no budget. Where [`Shape::REMOVAL_BUDGET`] is unbounded too, it is
+    /// the puzzle [`Digger::dig`] gives from the same stream for a target of its holes.
     pub fn dig_minimal<E: Engine<S>, R: RngCore>(
         &mut self,
         solver: &mut E,
@@ -249,6 +263,7 @@ impl<S: Shape> Digger<S> {
             holes: S::CELLS,
             rng,
             tests,
+            budget: u64::MAX,
             stop: &AtomicBool::new(false),
         };
         self.top_down(&mut job).puzzle
@@ -311,9 +326,9 @@ impl<S: Shape> Digger<S> {
     }
 
     /// Visits every cell once in an order drawn from the job's stream and empties it if the
-    /// puzzle stays unique, stopping at the target. A dig that stops short ends in a minimal
-    /// puzzle: a clue that could not go when visited cannot go later, with fewer clues around
-    /// it.
+    /// puzzle stays unique, stopping at the target. Without a budget, a dig that stops short
+    /// ends in a minimal puzzle: a clue that could not go when visited cannot go later, with
+    /// fewer clues around it.
     fn top_down<E: Engine<S>, R: RngCore>(&mut self, job: &mut Job<'_, S, E, R>) -> Dug<S> {
         let mut order: S::Cells<u16> = S::cells(0);
         for (cell, slot) in order.as_mut().iter_mut().enumerate() {
@@ -376,7 +391,7 @@ impl<S: Shape> Digger<S> {
 
     /// Swaps clue `x` of `dug` for a cell that every remembered unavoidable set `x` alone
     /// holds needs (any empty cell when there is no such set), drawn from the job's stream;
-    /// true when the puzzle stayed unique and the swap was kept.
+    /// true when the puzzle stayed unique (within the job's budget) and the swap was kept.
     fn swap<E: Engine<S>, R: RngCore>(
         &mut self,
         job: &mut Job<'_, S, E, R>,
@@ -403,12 +418,19 @@ impl<S: Shape> Digger<S> {
         puzzle.set(y, solution.get(y));
         // The old puzzle was unique, so any other solution of the new one differs at x.
         *job.tests += 1;
-        if job
-            .solver
-            .has_solution_without(&puzzle, x, solution.get(x), &mut Toward(solution))
-        {
-            self.remember(job.solver.solution(), solution);
-            return false;
+        match job.solver.has_solution_without_within(
+            &puzzle,
+            x,
+            solution.get(x),
+            job.budget,
+            &mut Toward(solution),
+        ) {
+            Some(false) => {}
+            Some(true) => {
+                self.remember(job.solver.solution(), solution);
+                return false;
+            }
+            None => return false,
         }
         dug.puzzle = puzzle;
         dug.clues = clues;
@@ -449,6 +471,7 @@ impl<S: Shape> Digger<S> {
             holes: dug.holes,
             rng,
             tests,
+            budget: S::REMOVAL_BUDGET,
             stop: &AtomicBool::new(false),
         };
         for _ in 0..swaps {
@@ -488,8 +511,8 @@ impl<S: Shape> Digger<S> {
     }
 
     /// The uniqueness search for emptying clue `cell` of `puzzle`: true when no solution puts
-    /// another digit there. Leaves `puzzle` as it was, and remembers the unavoidable set a
-    /// second solution reveals.
+    /// another digit there, false when one does or the job's budget ran out first. Leaves
+    /// `puzzle` as it was, and remembers the unavoidable set a second solution reveals.
     fn removable<E: Engine<S>, R: RngCore>(
         &mut self,
         job: &mut Job<'_, S, E, R>,
@@ -499,14 +522,18 @@ impl<S: Shape> Digger<S> {
         *job.tests += 1;
         let digit = puzzle.get(cell);
         puzzle.set(cell, 0);
-        let other = job
-            .solver
-            .has_solution_without(puzzle, cell, digit, &mut Toward(job.solution));
+        let other = job.solver.has_solution_without_within(
+            puzzle,
+            cell,
+            digit,
+            job.budget,
+            &mut Toward(job.solution),
+        );
         puzzle.set(cell, digit);
-        if other {
+        if other == Some(true) {
             self.remember(job.solver.solution(), job.solution);
         }
-        !other
+        other == Some(false)
     }
 
     /// The naked and hidden checks: true when the clue digit `b` of `cell` (already taken
@@ -639,6 +666,20 @@ mod tests {
     use crate::shape::{Four, Nine, Sixteen};
     use crate::solver::Solver;
 
+    /// `puzzle` has `holes` holes and, by the reference engine, exactly one solution:
+    /// `solution`, whose clues it shows.
+    fn assert_dug<S: Shape>(
+        reference: &mut crate::solver::Generic<S>,
+        puzzle: &Grid<S>,
+        solution: &Grid<S>,
+        holes: usize,
+    ) {
+        assert_eq!(puzzle.holes(), holes);
+        assert!(puzzle.agrees_with(solution));
+        assert_eq!(reference.count_solutions(puzzle, 2), 1);
+        assert_eq!(reference.solution(), solution);
+    }
+
     /// Digs `attempts` grids to `holes` and checks every puzzle reached with the reference
     /// engine: exactly one solution, the grid.
     fn digs<S: Shape>(holes: usize, attempts: u64) {
@@ -652,10 +693,7 @@ mod tests {
             let mut tests = 0;
             if let Some(puzzle) = digger.dig(&mut solver, &solution, holes, &mut rng, &mut tests) {
                 reached += 1;
-                assert_eq!(puzzle.holes(), holes);
-                assert!(puzzle.agrees_with(&solution));
-                assert_eq!(reference.count_solutions(&puzzle, 2), 1);
-                assert_eq!(reference.solution(), &solution);
+                assert_dug(&mut reference, &puzzle, &solution, holes);
             }
         }
         assert!(reached > 0, "no dig reached {holes} holes");
@@ -710,6 +748,7 @@ mod tests {
                 holes,
                 rng: &mut a,
                 tests: &mut tests,
+                budget: u64::MAX,
                 stop: &AtomicBool::new(false),
             });
             let dug = (dug.holes == holes).then_some(dug.puzzle);
@@ -733,6 +772,49 @@ mod tests {
         shortcuts_change_nothing::<Sixteen>(150, 3);
     }
 
+    /// Digs to `holes` with removal tests of at most `budget` branches keep exactly one
+    /// solution, the grid; against unbounded digs of the same streams, the budget changes
+    /// some puzzles.
+    fn budgeted_digs<S: Shape>(holes: usize, budget: u64, attempts: u64) {
+        let mut solver = Solver::<S>::new();
+        let mut reference = crate::solver::Generic::<S>::new();
+        let mut digger = Digger::<S>::new();
+        let (mut reached, mut changed, mut tests) = (0, 0, 0);
+        for index in 0..attempts {
+            let mut rng = attempt_rng(6, index);
+            let (solution, _) = fill(&mut solver, &mut rng);
+            let mut dig = |budget| {
+                digger.forget(&solution);
+                digger.dig_job(&mut Job {
+                    solver: &mut solver,
+                    solution: &solution,
+                    holes,
+                    rng: &mut rng.clone(),
+                    tests: &mut tests,
+                    budget,
+                    stop: &AtomicBool::new(false),
+                })
+            };
+            let unbounded = dig(u64::MAX);
+            let dug = dig(budget);
+            changed += (dug != unbounded) as u32;
+            if let Some(puzzle) = dug {
+                reached += 1;
+                assert_dug(&mut reference, &puzzle, &solution, holes);
+            }
+        }
+        assert!(reached > 0, "no dig reached {holes} holes");
+        assert!(changed > 0, "the budget changed no dig");
+    }
+
+    #[test]
+    fn budgets_keep_puzzles_unique() {
+        budgeted_digs::<Nine>(58, 0, 40);
+        budgeted_digs::<Nine>(60, 3, 20);
+        budgeted_digs::<Sixteen>(160, 0, 3);
+        budgeted_digs::<Sixteen>(150, Sixteen::REMOVAL_BUDGET, 3);
+    }
+
     #[test]
     fn dug_puzzles_are_unique() {
         digs::<Four>(10, 30);
@@ -741,8 +823,9 @@ mod tests {
         digs::<Sixteen>(120, 3);
     }
 
-    /// Minimal digs: unique, no clue can go, and the exact-target dig of the same stream to
-    /// the same count gives the same puzzle (what `verify --provenance` relies on).
+    /// Minimal digs: unique, no clue can go, and, where exact digs have no removal budget,
+    /// the exact-target dig of the same stream to the same count gives the same puzzle
+    /// (what `verify --provenance` relies on).
     fn minimal_digs<S: Shape>(attempts: u64) {
         let mut solver = Solver::<S>::new();
         let mut reference = crate::solver::Generic::<S>::new();
@@ -763,14 +846,16 @@ mod tests {
                     "clue {cell} can go"
                 );
             }
-            let exact = digger.dig(
-                &mut solver,
-                &solution,
-                puzzle.holes(),
-                &mut again,
-                &mut tests,
-            );
-            assert_eq!(exact, Some(puzzle));
+            if S::REMOVAL_BUDGET == u64::MAX {
+                let exact = digger.dig(
+                    &mut solver,
+                    &solution,
+                    puzzle.holes(),
+                    &mut again,
+                    &mut tests,
+                );
+                assert_eq!(exact, Some(puzzle));
+            }
         }
     }
 

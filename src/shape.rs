@@ -34,6 +34,17 @@ pub trait Shape: Copy + Debug + Default + Send + Sync + 'static {
     /// counts where they are known (4 for 4×4, 17 for 9×9).
     const MAX_HOLES: usize;
 
+    /// Branches a removal test may take while digging to an exact hole target; a clue whose
+    /// test runs out of them stays, and the dig goes on with the other clues (top-down,
+    /// then by swaps). Unbounded on 4×4 and 9×9, where tests are cheap. None at all on 16×16
+    /// and 25×25: a removal stands there only when propagation alone rules out every other
+    /// digit in the emptied cell. Deep tests on those sizes take thousands to millions of
+    /// branches, while the search by swaps finds clues that go for none (see
+    /// `BENCHMARKS.md`, "Removal tests without branches"). Every puzzle still has exactly
+    /// one solution. Digs to `--holes minimal` never give up a test: their puzzles are
+    /// truly minimal.
+    const REMOVAL_BUDGET: u64;
+
     /// The search engine for grids of this size: [`Generic`] for 4×4, [`Bands`] for 9×9 and
     /// 16×16, [`Locked`] for 25×25.
     type Solver: Engine<Self>;
@@ -93,7 +104,7 @@ pub trait Shape: Copy + Debug + Default + Send + Sync + 'static {
 }
 
 macro_rules! shape {
-    ($(#[$doc:meta])* $name:ident, box = $b:literal, max_holes = $max:expr, solver = $solver:ty, peers = $peers:ident, units = $units:ident, units_of = $units_of:ident) => {
+    ($(#[$doc:meta])* $name:ident, box = $b:literal, max_holes = $max:expr, removal_budget = $budget:expr, solver = $solver:ty, peers = $peers:ident, units = $units:ident, units_of = $units_of:ident) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
@@ -105,6 +116,7 @@ macro_rules! shape {
         impl Shape for $name {
             const BOX: usize = $b;
             const MAX_HOLES: usize = $max;
+            const REMOVAL_BUDGET: u64 = $budget;
             type Solver = $solver;
             type Cells<T: Copy + Debug + Send + Sync> = [T; $b * $b * $b * $b];
             type Units<T: Copy + Debug + Send + Sync> = [T; 3 * $b * $b];
@@ -139,22 +151,22 @@ macro_rules! shape {
 
 shape!(
     /// 4×4 grids of 2×2 boxes.
-    Four, box = 2, max_holes = 12, solver = Generic<Four>, peers = PEERS_4, units = UNITS_4,
+    Four, box = 2, max_holes = 12, removal_budget = u64::MAX, solver = Generic<Four>, peers = PEERS_4, units = UNITS_4,
     units_of = UNITS_OF_4
 );
 shape!(
     /// 9×9 grids of 3×3 boxes.
-    Nine, box = 3, max_holes = 64, solver = Bands<Nine>, peers = PEERS_9, units = UNITS_9,
+    Nine, box = 3, max_holes = 64, removal_budget = u64::MAX, solver = Bands<Nine>, peers = PEERS_9, units = UNITS_9,
     units_of = UNITS_OF_9
 );
 shape!(
     /// 16×16 grids of 4×4 boxes.
-    Sixteen, box = 4, max_holes = 256 - 15, solver = Bands<Sixteen>, peers = PEERS_16, units = UNITS_16,
+    Sixteen, box = 4, max_holes = 256 - 15, removal_budget = 0, solver = Bands<Sixteen>, peers = PEERS_16, units = UNITS_16,
     units_of = UNITS_OF_16
 );
 shape!(
     /// 25×25 grids of 5×5 boxes.
-    TwentyFive, box = 5, max_holes = 625 - 24, solver = Locked<TwentyFive>, peers = PEERS_25, units = UNITS_25,
+    TwentyFive, box = 5, max_holes = 625 - 24, removal_budget = 0, solver = Locked<TwentyFive>, peers = PEERS_25, units = UNITS_25,
     units_of = UNITS_OF_25
 );
 

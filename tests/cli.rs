@@ -183,8 +183,9 @@ fn every_size_generates_and_verifies() {
         ("9", "55", "20"),
         ("16", "150", "3"),
         ("25", "300", "1"),
+        ("25", "350", "2"),
     ] {
-        let out = dir.path().join(format!("bank{size}.csv"));
+        let out = dir.path().join(format!("bank{size}-{holes}.csv"));
         bank()
             .args([
                 "generate", "--size", size, "--holes", holes, "--count", count, "--seed", "5", "-q",
@@ -222,7 +223,9 @@ fn outputs_must_be_regular_files() {
 #[test]
 fn minimal_banks_verify_and_reproduce() {
     let dir = tempfile::tempdir().unwrap();
-    for (size, count) in [("4", "5"), ("9", "30"), ("16", "1")] {
+    // 16×16 exact digs give up costly removal tests and minimal digs do not, so there a
+    // minimal row regenerates as a minimal dig, not always as the exact dig of its holes.
+    for (size, count) in [("4", "5"), ("9", "30"), ("16", "4")] {
         let out = dir.path().join(format!("minimal{size}.csv"));
         bank()
             .args([

@@ -789,21 +789,25 @@ impl<S: Banded> Engine<S> for Bands<S> {
         }
     }
 
-    fn has_solution_without(
+    fn has_solution_without_within(
         &mut self,
         puzzle: &Grid<S>,
         cell: usize,
         digit: Digit,
+        budget: u64,
         branching: &mut impl Branching,
-    ) -> bool {
+    ) -> Option<bool> {
         let Ok(mut state) = Self::start(puzzle) else {
-            return false;
+            return Some(false);
         };
         let width = State::<S>::WIDTH;
         let i = S::N * (cell / width) + digit as usize - 1;
         state.cand[i] &= !(1 << (cell % width));
         state.dirty |= 1 << i;
-        self.count(state, 1, Mode::Test, branching) == 1
+        let mut rules = BandRules { mode: Mode::Test };
+        self.trail
+            .run(&mut rules, state, 1, budget, branching)
+            .found_any()
     }
 
     fn complete(

@@ -117,30 +117,29 @@ impl<S: Shape, const LOCKED: bool> Engine<S> for Generic<S, LOCKED> {
         }
     }
 
-    fn has_solution_without(
+    fn has_solution_without_within(
         &mut self,
         puzzle: &Grid<S>,
         cell: usize,
         digit: Digit,
+        budget: u64,
         branching: &mut impl Branching,
-    ) -> bool {
+    ) -> Option<bool> {
         self.rules.hidden = true;
         let Ok(mut state) = self.rules.start(puzzle) else {
-            return false;
+            return Some(false);
         };
         let cand = state.cand[cell] & !bit(digit);
         if cand == 0 {
-            return false;
+            return Some(false);
         }
         state.cand[cell] = cand;
         if at_most_one(cand) {
             self.rules.push(cell);
         }
-        matches!(
-            self.trail
-                .run(&mut self.rules, state, 1, u64::MAX, branching),
-            Outcome::Solutions(1)
-        )
+        self.trail
+            .run(&mut self.rules, state, 1, budget, branching)
+            .found_any()
     }
 
     fn complete(

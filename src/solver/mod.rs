@@ -46,7 +46,21 @@ pub trait Engine<S: Shape>: Send + std::fmt::Debug {
         cell: usize,
         digit: Digit,
         branching: &mut impl Branching,
-    ) -> bool;
+    ) -> bool {
+        self.has_solution_without_within(puzzle, cell, digit, u64::MAX, branching)
+            .expect("an unbounded search settles")
+    }
+
+    /// [`Engine::has_solution_without`] taking at most `budget` branches: `None` when the
+    /// budget ran out before the search settled the question.
+    fn has_solution_without_within(
+        &mut self,
+        puzzle: &Grid<S>,
+        cell: usize,
+        digit: Digit,
+        budget: u64,
+        branching: &mut impl Branching,
+    ) -> Option<bool>;
 
     /// Completes `puzzle` with digits chosen by `branching`, giving up after `budget`
     /// branches. The first solution found is then in [`Engine::solution`].
@@ -119,4 +133,14 @@ pub enum Outcome {
     Solutions(usize),
     /// The branch budget ran out first.
     OutOfBudget,
+}
+
+impl Outcome {
+    /// Whether the search found a solution; `None` when the budget ran out first.
+    pub fn found_any(self) -> Option<bool> {
+        match self {
+            Outcome::Solutions(n) => Some(n > 0),
+            Outcome::OutOfBudget => None,
+        }
+    }
 }
