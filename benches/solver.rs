@@ -1,4 +1,4 @@
-//! Solver, canonical forms, fill and dig, single thread, per size.
+//! Solver, canonical forms, fill and dig, ratings; single thread, per size.
 //!
 //! Count-to-2 runs over the public sets in `../shared/data` (easy 17-clue and hard SE 11+
 //! puzzles kept apart); answers are checked once outside the timed loop.
@@ -9,8 +9,12 @@ use std::path::Path;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use sudoku_bank::canon::Canonicalizer;
 use sudoku_bank::digger::Digger;
+use sudoku_bank::rating::{placement_rating, rate};
 use sudoku_bank::rng::attempt_rng;
-use sudoku_bank::{Engine, Grid, Holes, Nine, Shape, Sixteen, Solver, TwentyFive, generator};
+use sudoku_bank::stats::Work;
+use sudoku_bank::{
+    Engine, Generator, Grid, Holes, Nine, Shape, Sixteen, Solver, TwentyFive, generator,
+};
 
 fn load(name: &str, limit: usize) -> Vec<Grid<Nine>> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -122,9 +126,38 @@ fn fill_and_dig(c: &mut Criterion) {
     dig_one::<TwentyFive>(c, "25x25", Holes::Exact(350));
 }
 
+/// Ratings: the full rater over the SE-rated qqwing set, and the placement closure a
+/// medium band (`--difficulty medium`) asks of 50-hole puzzles as generated.
+fn ratings(c: &mut Criterion) {
+    let mut group = c.benchmark_group("rate");
+    let puzzles = load("se_rated_qqwing.txt", usize::MAX);
+    group.throughput(Throughput::Elements(puzzles.len() as u64));
+    group.bench_function("se_rated_qqwing", |b| {
+        b.iter(|| {
+            for puzzle in &puzzles {
+                black_box(rate(black_box(puzzle)).expect("one solution"));
+            }
+        })
+    });
+    let mut generator = Generator::<Nine>::new(Holes::Exact(50));
+    let dug: Vec<_> = (0..1000)
+        .filter_map(|i| generator.attempt(1, i, &mut Work::default()))
+        .map(|made| made.puzzle)
+        .collect();
+    group.throughput(Throughput::Elements(dug.len() as u64));
+    group.bench_function("placement_up_to_2.4/50_holes", |b| {
+        b.iter(|| {
+            for puzzle in &dug {
+                black_box(placement_rating(black_box(puzzle), 24));
+            }
+        })
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20);
-    targets = count_to_two, canonical_forms, fill_and_dig
+    targets = count_to_two, canonical_forms, fill_and_dig, ratings
 }
 criterion_main!(benches);

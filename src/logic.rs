@@ -168,6 +168,11 @@ impl<S: Shape> Logic<S> {
         self.open == 0
     }
 
+    /// How many cells are open.
+    pub(crate) fn open(&self) -> usize {
+        self.open
+    }
+
     /// The grid as it stands.
     pub fn grid(&self) -> Grid<S> {
         Grid::from_digits(self.value.as_ref()).expect("placed digits are in range")

@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use sudoku_bank::logic::{QqwingLevel, qqwing_level};
-use sudoku_bank::rating::{Level, placement_rating, rate};
+use sudoku_bank::rating::{Level, placement_rating, rate, rate_stepwise};
 use sudoku_bank::{Grid, Nine};
 
 use crate::util::shared_data;
@@ -166,7 +166,7 @@ fn dug<S: sudoku_bank::Shape>(holes: usize, count: u64) -> Vec<Grid<S>> {
 fn check_placements<S: sudoku_bank::Shape>(puzzles: &[Grid<S>], cap: u32) -> usize {
     let mut rated = 0;
     for puzzle in puzzles {
-        let expected = rate(puzzle)
+        let expected = rate_stepwise(puzzle)
             .ok()
             .filter(|r| r.finished && r.tenths() <= cap.min(25));
         assert_eq!(
@@ -212,6 +212,54 @@ fn placement_ratings_are_the_raters() {
         assert!(check_placements(&four, cap) > 0, "4×4 up to {cap}");
         assert!(check_placements(&sixteen, cap) > 0, "16×16 up to {cap}");
     }
+}
+
+/// Puzzles of a data file in `../shared/data`, one per line: the first field (of `field`
+/// separated by white space) of each line that is not a comment.
+fn data_puzzles(name: &str, field: usize) -> Vec<Grid<Nine>> {
+    let text = std::fs::read_to_string(shared_data(name)).unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_whitespace().nth(field))
+        .filter(|p| p.len() >= 81)
+        .map(|p| Grid::parse(&p[..81]).unwrap())
+        .collect()
+}
+
+/// `rate` takes runs of placements in bulk; the path one step at a time gives the same
+/// rating, hardest step and step count, finished or not.
+#[test]
+fn ratings_are_the_stepwise_paths() {
+    fn check<S: sudoku_bank::Shape>(puzzles: &[Grid<S>]) -> [usize; 2] {
+        let mut seen = [0; 2];
+        for puzzle in puzzles {
+            let rating = rate(puzzle).unwrap();
+            assert_eq!(rating, rate_stepwise(puzzle).unwrap(), "{puzzle}");
+            seen[rating.finished as usize] += 1;
+        }
+        seen
+    }
+    let mut puzzles = data_puzzles("se_rated_qqwing.txt", 0);
+    puzzles.extend(data_puzzles("sudoku_exchange_diabolical.txt", 1));
+    puzzles.extend(
+        data_puzzles("puzzles6_forum_hardest_1106", 0)
+            .into_iter()
+            .take(200),
+    );
+    for holes in [50, 55, 58] {
+        puzzles.extend(dug::<Nine>(holes, 200));
+    }
+    let [unfinished, finished] = check(&puzzles);
+    eprintln!("9×9: {finished} finished, {unfinished} not");
+    assert!(
+        finished > 1000 && unfinished > 500,
+        "{finished}, {unfinished}"
+    );
+    assert!(check(&dug::<sudoku_bank::Four>(10, 100))[1] > 0);
+    let mut sixteen = dug::<sudoku_bank::Sixteen>(140, 10);
+    sixteen.extend(dug::<sudoku_bank::Sixteen>(160, 10));
+    let [unfinished, finished] = check(&sixteen);
+    assert!(finished > 0, "16×16: {finished}, {unfinished}");
 }
 
 #[test]

@@ -11,7 +11,8 @@
 //! The rating is therefore the least `t` whose techniques fill the grid, and each step places
 //! one digit, so the path has one step per hole. [`placement_rating`] applies every technique
 //! allowed in bulk and raises `t` only when they stall: exact, at a fraction of the path's
-//! cost.
+//! cost. The same bulk closure takes [`rate`](super::rate) from one step that eliminates to
+//! the next: the path takes every placement rated 2.5 or below before any of them.
 
 use super::techniques::{Finder, direct_pointing, direct_steps, hidden_subset};
 use super::{Rating, SeTechnique};
@@ -37,28 +38,100 @@ const PLACING: [SeTechnique; 8] = [
 /// puzzle (rated higher, or with no solution). See the module docs for why it is exact.
 pub fn placement_rating<S: Shape>(puzzle: &Grid<S>, cap: u32) -> Option<Rating> {
     let mut logic = Logic::new(puzzle).ok()?;
-    let holes = puzzle.holes() as u32;
-    let mut level = 0;
-    while !logic.is_solved() {
-        if !place_some(&mut logic, PLACING[level]).ok()? {
-            level += 1;
-            if level == PLACING.len() || PLACING[level].tenths() > cap {
-                return None;
-            }
-        }
-    }
-    // (Singles can fill a grid that has no solution with a clash.)
-    logic.grid().is_solution().then_some(Rating {
-        hardest: (holes > 0).then_some(PLACING[level]),
-        steps: holes,
+    let hardest = place_closure(&mut logic, cap).ok()?;
+    // Every placement takes a digit its cell still has as a candidate, so no unit gets a
+    // digit twice: a filled grid is a solution.
+    debug_assert!(!logic.is_solved() || logic.grid().is_solution());
+    logic.is_solved().then_some(Rating {
+        hardest,
+        steps: puzzle.holes() as u32,
         finished: true,
     })
+}
+
+/// Places every digit the techniques of [`PLACING`] rated at most `cap` tenths place, until
+/// none applies or the grid is full: the grid the SE path reaches before it needs a step
+/// that eliminates (or one above `cap`). Returns the hardest of them the path takes on the
+/// way: the least technique whose closure with the easier ones places all these digits.
+/// Fails on a contradiction.
+pub(super) fn place_closure<S: Shape>(
+    logic: &mut Logic<S>,
+    cap: u32,
+) -> Result<Option<SeTechnique>, Unsolvable> {
+    let mut level = 0;
+    let mut hardest = None;
+    // `fresh`: the grid changed since the last sweep at this level found nothing.
+    let mut fresh = true;
+    while !logic.is_solved() {
+        let placed = if fresh {
+            sweep(logic, PLACING[level])?
+        } else {
+            // The grid is as the last sweep left it, which found nothing easier than this
+            // level's technique: only that technique can place.
+            place_newly_allowed(logic, PLACING[level])?
+        };
+        if placed {
+            hardest = Some(PLACING[level]);
+            fresh = true;
+            continue;
+        }
+        fresh = false;
+        // Direct claiming never places here (see `place_direct`): skip its level.
+        level += 1 + (PLACING.get(level + 1) == Some(&SeTechnique::DirectClaiming)) as usize;
+        if level >= PLACING.len() || PLACING[level].tenths() > cap {
+            break;
+        }
+    }
+    Ok(hardest)
 }
 
 /// Places digits by the techniques of [`PLACING`] up to `hardest`: every single one sweep
 /// of the units (and cells) finds or, when there is none, the placements of the first direct
 /// technique that has any. False when none applies; fails on a contradiction.
-fn place_some<S: Shape>(logic: &mut Logic<S>, hardest: SeTechnique) -> Result<bool, Unsolvable> {
+fn sweep<S: Shape>(logic: &mut Logic<S>, hardest: SeTechnique) -> Result<bool, Unsolvable> {
+    let mut placed = hidden_singles(logic, hardest)?;
+    if hardest >= SeTechnique::NakedSingle {
+        placed |= naked_singles(logic)?;
+    }
+    if placed {
+        return Ok(true);
+    }
+    for technique in [
+        SeTechnique::DirectPointing,
+        SeTechnique::DirectHiddenPair,
+        SeTechnique::DirectHiddenTriple,
+    ] {
+        if technique > hardest {
+            break;
+        }
+        if place_direct(logic, technique) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// What a [`sweep`] at `technique`'s level finds on a grid where one at the level below
+/// found nothing: the placements of `technique` alone.
+fn place_newly_allowed<S: Shape>(
+    logic: &mut Logic<S>,
+    technique: SeTechnique,
+) -> Result<bool, Unsolvable> {
+    match technique {
+        SeTechnique::FullHouse | SeTechnique::HiddenSingleBox | SeTechnique::HiddenSingleLine => {
+            hidden_singles(logic, technique)
+        }
+        SeTechnique::NakedSingle => naked_singles(logic),
+        _ => Ok(place_direct(logic, technique)),
+    }
+}
+
+/// Places every full house and hidden single up to `hardest` that one sweep of the units
+/// finds; fails on a contradiction.
+fn hidden_singles<S: Shape>(
+    logic: &mut Logic<S>,
+    hardest: SeTechnique,
+) -> Result<bool, Unsolvable> {
     let lines = 0..2 * S::N;
     let mut placed = false;
     for unit in 0..S::UNITS {
@@ -95,52 +168,55 @@ fn place_some<S: Shape>(logic: &mut Logic<S>, hardest: SeTechnique) -> Result<bo
             }
         }
     }
-    if hardest >= SeTechnique::NakedSingle {
-        for cell in 0..S::CELLS {
-            if logic.value[cell] == 0 {
-                let cand = logic.cand[cell];
-                if cand == 0 {
-                    return Err(Unsolvable);
-                }
-                if cand & (cand - 1) == 0 {
-                    logic.place(cell, cand.trailing_zeros() as Digit + 1);
-                    placed = true;
-                }
+    Ok(placed)
+}
+
+/// Places every naked single; fails on an open cell without candidates.
+fn naked_singles<S: Shape>(logic: &mut Logic<S>) -> Result<bool, Unsolvable> {
+    let mut placed = false;
+    for cell in 0..S::CELLS {
+        if logic.value[cell] == 0 {
+            let cand = logic.cand[cell];
+            if cand == 0 {
+                return Err(Unsolvable);
+            }
+            if cand & (cand - 1) == 0 {
+                logic.place(cell, cand.trailing_zeros() as Digit + 1);
+                placed = true;
             }
         }
     }
-    if placed {
-        return Ok(true);
-    }
-    if hardest >= SeTechnique::DirectPointing {
-        if let Some((cell, d)) = direct_pointing(logic) {
+    Ok(placed)
+}
+
+/// Places what the direct technique `technique` finds: the first direct pointing, or every
+/// placement of a direct hidden pair or triple. The rater's direct claiming looks for its
+/// hidden single in the box it clears, where the line keeps two places or more (see
+/// `direct_step`): it never places, so it finds nothing here.
+fn place_direct<S: Shape>(logic: &mut Logic<S>, technique: SeTechnique) -> bool {
+    let k = match technique {
+        SeTechnique::DirectPointing => {
+            let Some((cell, d)) = direct_pointing(logic) else {
+                return false;
+            };
             logic.place(cell, d);
-            return Ok(true);
+            return true;
         }
+        SeTechnique::DirectHiddenPair => 2,
+        SeTechnique::DirectHiddenTriple => 3,
+        _ => return false,
+    };
+    let find: Finder<S> = if k == 2 {
+        |l, f| hidden_subset(l, 2, f)
+    } else {
+        |l, f| hidden_subset(l, 3, f)
+    };
+    let mut found = [(0, 0); 16];
+    let len = direct_steps(logic, find, &mut found);
+    for &(cell, d) in &found[..len] {
+        place_if_open(logic, cell, d);
     }
-    // The rater's direct claiming looks for its hidden single in the box it clears, where
-    // the line keeps two places or more (see `direct_step`):
-    // it never places, so it is skipped.
-    let direct: [(SeTechnique, Finder<S>); 2] = [
-        (SeTechnique::DirectHiddenPair, |l, f| hidden_subset(l, 2, f)),
-        (SeTechnique::DirectHiddenTriple, |l, f| {
-            hidden_subset(l, 3, f)
-        }),
-    ];
-    for (technique, find) in direct {
-        if technique > hardest {
-            break;
-        }
-        let mut found = [(0, 0); 16];
-        let len = direct_steps(logic, find, &mut found);
-        if len > 0 {
-            for &(cell, d) in &found[..len] {
-                place_if_open(logic, cell, d);
-            }
-            return Ok(true);
-        }
-    }
-    Ok(false)
+    len > 0
 }
 
 /// Places digit `d` in `cell` unless an earlier placement of the same sweep took the cell or

@@ -256,6 +256,13 @@ impl Rating {
 
 /// Rates `puzzle`; fails when its clues contradict each other or a step finds a
 /// contradiction (a puzzle with no solution).
+///
+/// It takes the SE path a run at a time: every step rated 2.5 or below only places digits,
+/// and the path takes all of them (they come before any step that eliminates) and reaches
+/// the same grid whatever their order (see [`placement_rating`]). So each run of them is
+/// placed in bulk, with the hardest technique the path would use for it, then the path's
+/// next step, the easiest that eliminates, is taken one at a time. [`rate_stepwise`] takes
+/// every step one at a time and gives the same rating.
 pub fn rate<S: Shape>(puzzle: &Grid<S>) -> Result<Rating, Unsolvable> {
     rate_up_to(puzzle, u32::MAX)
 }
@@ -269,9 +276,39 @@ fn rate_up_to<S: Shape>(puzzle: &Grid<S>, cap: u32) -> Result<Rating, Unsolvable
         steps: 0,
         finished: false,
     };
-    while !logic.is_solved() {
-        let Some(step) = se_step(&mut logic, cap)? else {
+    loop {
+        let open = logic.open();
+        let placing = closure::place_closure(&mut logic, cap)?;
+        rating.steps += (open - logic.open()) as u32;
+        rating.hardest = rating.hardest.max(placing);
+        if logic.is_solved() {
+            rating.finished = true;
             return Ok(rating);
+        }
+        let Some(step) = eliminating_step(&mut logic, cap) else {
+            return Ok(rating);
+        };
+        rating.steps += 1;
+        rating.hardest = rating.hardest.max(Some(step));
+    }
+}
+
+/// [`rate`] the way SE rates: one step at a time, always the easiest that applies. Slower;
+/// the reference [`rate`] is tested against.
+pub fn rate_stepwise<S: Shape>(puzzle: &Grid<S>) -> Result<Rating, Unsolvable> {
+    let mut logic = Logic::new(puzzle)?;
+    let mut rating = Rating {
+        hardest: None,
+        steps: 0,
+        finished: false,
+    };
+    while !logic.is_solved() {
+        let step = match placing_step(&mut logic)? {
+            Some(step) => step,
+            None => match eliminating_step(&mut logic, u32::MAX) {
+                Some(step) => step,
+                None => return Ok(rating),
+            },
         };
         rating.steps += 1;
         rating.hardest = rating.hardest.max(Some(step));
@@ -282,16 +319,11 @@ fn rate_up_to<S: Shape>(puzzle: &Grid<S>, cap: u32) -> Result<Rating, Unsolvable
 
 /// `puzzle`'s rating when it falls in `band`, as [`rate`] gives it; `None` when it does not,
 /// or when the puzzle has no solution. It spends no more than the band needs: a band that
-/// ends at 2.5 or below takes only what [`placement_rating`] gives; a harder band turns away
-/// a puzzle [`placement_rating`] rates below it before the step-by-step solver starts; and
-/// the solver stops at the first step rated above the band.
+/// ends at 2.5 or below takes only what [`placement_rating`] gives, and for a harder band
+/// the rater looks for no step rated above it.
 pub fn rate_in<S: Shape>(puzzle: &Grid<S>, band: Band) -> Option<Rating> {
-    let placing = SeTechnique::DirectHiddenTriple.tenths();
-    if band.max_tenths <= placing {
+    if band.max_tenths <= SeTechnique::DirectHiddenTriple.tenths() {
         return placement_rating(puzzle, band.max_tenths).filter(|r| band.admits(r));
-    }
-    if band.min_tenths > 0 && placement_rating(puzzle, placing.min(band.min_tenths - 1)).is_some() {
-        return None;
     }
     // A band that ends below 5.0 looks for no step above it: a puzzle that needs one is out
     // of the band, and so is one that no technique finishes (rated 5.0 or more). A band that
@@ -304,62 +336,50 @@ pub fn rate_in<S: Shape>(puzzle: &Grid<S>, band: Band) -> Option<Rating> {
     rate_up_to(puzzle, cap).ok().filter(|r| band.admits(r))
 }
 
-/// Takes the easiest step of the SE scale that applies, among those rated at most `cap`
-/// tenths (they are tried in increasing rating, so a step above `cap` is never looked for).
-fn se_step<S: Shape>(logic: &mut Logic<S>, cap: u32) -> Result<Option<SeTechnique>, Unsolvable> {
+/// Takes the easiest step of the SE scale that applies among those that only place digits
+/// (rated 2.5 or below), if one does.
+fn placing_step<S: Shape>(logic: &mut Logic<S>) -> Result<Option<SeTechnique>, Unsolvable> {
     use SeTechnique::*;
-    let over = |technique: SeTechnique| technique.tenths() > cap;
     if let Some((cell, d)) = full_house(logic) {
         logic.place(cell, d);
         return Ok(Some(FullHouse));
     }
     let boxes = 2 * S::N..3 * S::N;
-    if over(HiddenSingleBox) {
-        return Ok(None);
-    }
     if let Some((cell, d)) = logic.find_hidden_single(boxes)? {
         logic.place(cell, d);
         return Ok(Some(HiddenSingleBox));
     }
-    if over(HiddenSingleLine) {
-        return Ok(None);
-    }
     if let Some((cell, d)) = logic.find_hidden_single(0..2 * S::N)? {
         logic.place(cell, d);
         return Ok(Some(HiddenSingleLine));
-    }
-    if over(DirectPointing) {
-        return Ok(None);
     }
     if let Some((cell, d)) = direct_pointing(logic) {
         logic.place(cell, d);
         return Ok(Some(DirectPointing));
     }
     // Direct claiming looks for its hidden single in the box it clears, where the line keeps
-    // two places or more (see `direct_step`): it never places, so only its rating counts.
-    if over(DirectClaiming) || over(DirectHiddenPair) {
-        return Ok(None);
-    }
+    // two places or more (see `direct_step`): it never places.
     if let Some((cell, d)) = direct_step(logic, |l, f| hidden_subset(l, 2, f)) {
         logic.place(cell, d);
         return Ok(Some(DirectHiddenPair));
     }
-    if over(NakedSingle) {
-        return Ok(None);
-    }
     if logic.naked_single()? {
         return Ok(Some(NakedSingle));
     }
-    if over(DirectHiddenTriple) {
-        return Ok(None);
-    }
-    if let Some(placed) = direct_step(logic, |l, f| hidden_subset(l, 3, f)) {
-        logic.place(placed.0, placed.1);
+    if let Some((cell, d)) = direct_step(logic, |l, f| hidden_subset(l, 3, f)) {
+        logic.place(cell, d);
         return Ok(Some(DirectHiddenTriple));
     }
+    Ok(None)
+}
+
+/// Takes the easiest step of the SE scale that eliminates candidates, among those rated at
+/// most `cap` tenths (they are tried in increasing rating, so a step above `cap` is never
+/// looked for), if one applies.
+fn eliminating_step<S: Shape>(logic: &mut Logic<S>, cap: u32) -> Option<SeTechnique> {
     for (technique, find) in eliminating::<S>() {
-        if over(technique) {
-            return Ok(None);
+        if technique.tenths() > cap {
+            return None;
         }
         let mut chosen = None;
         find(logic, &mut |_, removal, _| {
@@ -370,10 +390,10 @@ fn se_step<S: Shape>(logic: &mut Logic<S>, cap: u32) -> Result<Option<SeTechniqu
             for (cell, &bits) in removal.as_ref().iter().enumerate() {
                 logic.eliminate(cell, bits);
             }
-            return Ok(Some(technique));
+            return Some(technique);
         }
     }
-    Ok(None)
+    None
 }
 
 #[cfg(test)]
