@@ -38,40 +38,53 @@ const PLACING: [SeTechnique; 8] = [
 /// puzzle (rated higher, or with no solution). See the module docs for why it is exact.
 pub fn placement_rating<S: Shape>(puzzle: &Grid<S>, cap: u32) -> Option<Rating> {
     let mut logic = Logic::new(puzzle).ok()?;
-    let hardest = place_closure(&mut logic, cap).ok()?;
+    let closure = place_closure(&mut logic, cap).ok()?;
     // Every placement takes a digit its cell still has as a candidate, so no unit gets a
     // digit twice: a filled grid is a solution.
     debug_assert!(!logic.is_solved() || logic.grid().is_solution());
     logic.is_solved().then_some(Rating {
-        hardest,
+        hardest: closure.hardest,
         steps: puzzle.holes() as u32,
         finished: true,
     })
 }
 
+/// How [`place_closure`] ended.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Closure {
+    /// The hardest technique the path takes to place the closure's digits.
+    pub hardest: Option<SeTechnique>,
+    /// Whether the grid left is known to have no hidden pair (`[0]`) or hidden triple
+    /// (`[1]`) that eliminates anything: the direct searches ran on it and found none, direct
+    /// or not. False when unknown.
+    pub no_hidden_subset: [bool; 2],
+}
+
 /// Places every digit the techniques of [`PLACING`] rated at most `cap` tenths place, until
 /// none applies or the grid is full: the grid the SE path reaches before it needs a step
-/// that eliminates (or one above `cap`). Returns the hardest of them the path takes on the
+/// that eliminates (or one above `cap`). Reports the hardest of them the path takes on the
 /// way: the least technique whose closure with the easier ones places all these digits.
 /// Fails on a contradiction.
 pub(super) fn place_closure<S: Shape>(
     logic: &mut Logic<S>,
     cap: u32,
-) -> Result<Option<SeTechnique>, Unsolvable> {
+) -> Result<Closure, Unsolvable> {
     let mut level = 0;
-    let mut hardest = None;
+    let mut closure = Closure::default();
     // `fresh`: the grid changed since the last sweep at this level found nothing.
     let mut fresh = true;
     while !logic.is_solved() {
+        let none = &mut closure.no_hidden_subset;
         let placed = if fresh {
-            sweep(logic, PLACING[level])?
+            sweep(logic, PLACING[level], none)?
         } else {
             // The grid is as the last sweep left it, which found nothing easier than this
             // level's technique: only that technique can place.
-            place_newly_allowed(logic, PLACING[level])?
+            place_newly_allowed(logic, PLACING[level], none)?
         };
         if placed {
-            hardest = Some(PLACING[level]);
+            closure.hardest = Some(PLACING[level]);
+            closure.no_hidden_subset = [false; 2];
             fresh = true;
             continue;
         }
@@ -82,13 +95,17 @@ pub(super) fn place_closure<S: Shape>(
             break;
         }
     }
-    Ok(hardest)
+    Ok(closure)
 }
 
 /// Places digits by the techniques of [`PLACING`] up to `hardest`: every single one sweep
 /// of the units (and cells) finds or, when there is none, the placements of the first direct
 /// technique that has any. False when none applies; fails on a contradiction.
-fn sweep<S: Shape>(logic: &mut Logic<S>, hardest: SeTechnique) -> Result<bool, Unsolvable> {
+fn sweep<S: Shape>(
+    logic: &mut Logic<S>,
+    hardest: SeTechnique,
+    no_hidden_subset: &mut [bool; 2],
+) -> Result<bool, Unsolvable> {
     let mut placed = hidden_singles(logic, hardest)?;
     if hardest >= SeTechnique::NakedSingle {
         placed |= naked_singles(logic)?;
@@ -104,7 +121,7 @@ fn sweep<S: Shape>(logic: &mut Logic<S>, hardest: SeTechnique) -> Result<bool, U
         if technique > hardest {
             break;
         }
-        if place_direct(logic, technique) {
+        if place_direct(logic, technique, no_hidden_subset) {
             return Ok(true);
         }
     }
@@ -116,13 +133,14 @@ fn sweep<S: Shape>(logic: &mut Logic<S>, hardest: SeTechnique) -> Result<bool, U
 fn place_newly_allowed<S: Shape>(
     logic: &mut Logic<S>,
     technique: SeTechnique,
+    no_hidden_subset: &mut [bool; 2],
 ) -> Result<bool, Unsolvable> {
     match technique {
         SeTechnique::FullHouse | SeTechnique::HiddenSingleBox | SeTechnique::HiddenSingleLine => {
             hidden_singles(logic, technique)
         }
         SeTechnique::NakedSingle => naked_singles(logic),
-        _ => Ok(place_direct(logic, technique)),
+        _ => Ok(place_direct(logic, technique, no_hidden_subset)),
     }
 }
 
@@ -190,10 +208,15 @@ fn naked_singles<S: Shape>(logic: &mut Logic<S>) -> Result<bool, Unsolvable> {
 }
 
 /// Places what the direct technique `technique` finds: the first direct pointing, or every
-/// placement of a direct hidden pair or triple. The rater's direct claiming looks for its
-/// hidden single in the box it clears, where the line keeps two places or more (see
+/// placement of a direct hidden pair or triple, noting in `no_hidden_subset` when a hidden
+/// subset search found no set at all. The rater's direct claiming looks for its hidden
+/// single in the box it clears, where the line keeps two places or more (see
 /// `direct_step`): it never places, so it finds nothing here.
-fn place_direct<S: Shape>(logic: &mut Logic<S>, technique: SeTechnique) -> bool {
+fn place_direct<S: Shape>(
+    logic: &mut Logic<S>,
+    technique: SeTechnique,
+    no_hidden_subset: &mut [bool; 2],
+) -> bool {
     let k = match technique {
         SeTechnique::DirectPointing => {
             let Some((cell, d)) = direct_pointing(logic) else {
@@ -212,7 +235,8 @@ fn place_direct<S: Shape>(logic: &mut Logic<S>, technique: SeTechnique) -> bool 
         |l, f| hidden_subset(l, 3, f)
     };
     let mut found = [(0, 0); 16];
-    let len = direct_steps(logic, find, &mut found);
+    let (len, offered) = direct_steps(logic, find, &mut found);
+    no_hidden_subset[k - 2] = !offered;
     for &(cell, d) in &found[..len] {
         place_if_open(logic, cell, d);
     }

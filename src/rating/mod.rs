@@ -278,14 +278,14 @@ fn rate_up_to<S: Shape>(puzzle: &Grid<S>, cap: u32) -> Result<Rating, Unsolvable
     };
     loop {
         let open = logic.open();
-        let placing = closure::place_closure(&mut logic, cap)?;
+        let closure = closure::place_closure(&mut logic, cap)?;
         rating.steps += (open - logic.open()) as u32;
-        rating.hardest = rating.hardest.max(placing);
+        rating.hardest = rating.hardest.max(closure.hardest);
         if logic.is_solved() {
             rating.finished = true;
             return Ok(rating);
         }
-        let Some(step) = eliminating_step(&mut logic, cap) else {
+        let Some(step) = eliminating_step(&mut logic, cap, closure.no_hidden_subset) else {
             return Ok(rating);
         };
         rating.steps += 1;
@@ -305,7 +305,7 @@ pub fn rate_stepwise<S: Shape>(puzzle: &Grid<S>) -> Result<Rating, Unsolvable> {
     while !logic.is_solved() {
         let step = match placing_step(&mut logic)? {
             Some(step) => step,
-            None => match eliminating_step(&mut logic, u32::MAX) {
+            None => match eliminating_step(&mut logic, u32::MAX, [false; 2]) {
                 Some(step) => step,
                 None => return Ok(rating),
             },
@@ -375,11 +375,24 @@ fn placing_step<S: Shape>(logic: &mut Logic<S>) -> Result<Option<SeTechnique>, U
 
 /// Takes the easiest step of the SE scale that eliminates candidates, among those rated at
 /// most `cap` tenths (they are tried in increasing rating, so a step above `cap` is never
-/// looked for), if one applies.
-fn eliminating_step<S: Shape>(logic: &mut Logic<S>, cap: u32) -> Option<SeTechnique> {
+/// looked for), if one applies. Hidden pairs and triples are not looked for where
+/// `no_hidden_subset` says the grid has none ([`closure::Closure`]).
+fn eliminating_step<S: Shape>(
+    logic: &mut Logic<S>,
+    cap: u32,
+    no_hidden_subset: [bool; 2],
+) -> Option<SeTechnique> {
     for (technique, find) in eliminating::<S>() {
         if technique.tenths() > cap {
             return None;
+        }
+        let known_none = match technique {
+            SeTechnique::HiddenPair => no_hidden_subset[0],
+            SeTechnique::HiddenTriple => no_hidden_subset[1],
+            _ => false,
+        };
+        if known_none {
+            continue;
         }
         let mut chosen = None;
         find(logic, &mut |_, removal, _| {

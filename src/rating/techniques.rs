@@ -47,21 +47,23 @@ pub(super) fn direct_step<S: Shape>(logic: &Logic<S>, find: Finder<S>) -> Option
 }
 
 /// The placements [`direct_step`] takes from each set of eliminations `find` offers, in the
-/// order found, up to `out.len()` of them: how many were written to `out`.
+/// order found, up to `out.len()` of them: how many were written to `out`, and whether
+/// `find` offered any set at all (direct or not).
 pub(super) fn direct_steps<S: Shape>(
     logic: &Logic<S>,
     find: Finder<S>,
     out: &mut [(usize, Digit)],
-) -> usize {
-    let mut len = 0;
+) -> (usize, bool) {
+    let (mut len, mut offered) = (0, false);
     find(logic, &mut |logic, removal, unit| {
+        offered = true;
         if let Some(placed) = direct_single(logic, removal, unit) {
             out[len] = placed;
             len += 1;
         }
         len == out.len()
     });
-    len
+    (len, offered)
 }
 
 /// The hidden single that eliminations `removal` in `unit` leave there or, for a line, in a
@@ -183,24 +185,40 @@ pub(super) fn full_house<S: Shape>(logic: &Logic<S>) -> Option<(usize, Digit)> {
     })
 }
 
-/// Calls `visit` with every `k`-subset of the set bits of `items` (as a mask) until it
-/// returns true.
-fn subsets(items: u32, k: u32, visit: &mut dyn FnMut(u32) -> bool) -> bool {
-    fn go(items: u32, k: u32, chosen: u32, visit: &mut dyn FnMut(u32) -> bool) -> bool {
-        if k == 0 {
-            return visit(chosen);
+/// Calls `visit` with every `k`-subset of the set bits of `items` (as a mask) whose `masks`
+/// (one per bit) cover exactly `k` bits between them, and with that cover, in increasing
+/// order of their lowest bits, until it returns true. A subset is dropped as soon as its
+/// first members cover more than `k`, so supersets of such a start are never built.
+fn covering_subsets(
+    items: u32,
+    k: u32,
+    masks: &[u32; 32],
+    visit: &mut dyn FnMut(u32, u32) -> bool,
+) -> bool {
+    fn go(
+        items: u32,
+        left: u32,
+        (chosen, cover): (u32, u32),
+        k: u32,
+        masks: &[u32; 32],
+        visit: &mut dyn FnMut(u32, u32) -> bool,
+    ) -> bool {
+        if left == 0 {
+            return cover.count_ones() == k && visit(chosen, cover);
         }
         let mut rest = items;
-        while rest.count_ones() >= k {
+        while rest.count_ones() >= left {
             let bit = rest & rest.wrapping_neg();
             rest &= rest - 1;
-            if go(rest, k - 1, chosen | bit, visit) {
+            let wider = cover | masks[bit.trailing_zeros() as usize];
+            if wider.count_ones() <= k && go(rest, left - 1, (chosen | bit, wider), k, masks, visit)
+            {
                 return true;
             }
         }
         false
     }
-    go(items, k, 0, visit)
+    go(items, k, (0, 0), k, masks, visit)
 }
 
 /// Naked subsets of `k` cells: `k` open cells of a unit holding `k` digits between them.
@@ -218,13 +236,11 @@ fn naked_subset<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
         let small = (0..S::N)
             .filter(|&p| open >> p & 1 != 0 && logic.cand[cells[p] as usize].count_ones() <= k)
             .fold(0u32, |m, p| m | 1 << p);
-        let done = subsets(small, k, &mut |chosen| {
-            let digits = (0..S::N)
-                .filter(|&p| chosen >> p & 1 != 0)
-                .fold(0, |d, p| d | logic.cand[cells[p] as usize]);
-            if digits.count_ones() != k {
-                return false;
-            }
+        let mut cands = [0u32; 32];
+        for (p, &cell) in cells.iter().enumerate() {
+            cands[p] = logic.cand[cell as usize];
+        }
+        let done = covering_subsets(small, k, &cands, &mut |chosen, digits| {
             let mut removal = S::cells(0u32);
             let mut any = false;
             for p in (0..S::N).filter(|&p| open & !chosen >> p & 1 != 0) {
@@ -245,28 +261,18 @@ fn naked_subset<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
 /// Hidden subsets of `k` digits: `k` missing digits of a unit confined to `k` cells.
 pub(super) fn hidden_subset<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
     for unit in 0..S::UNITS {
-        let cells = S::unit(unit);
-        let table = logic.unit_places(unit);
         let missing = logic.missing(unit);
         if missing.count_ones() <= k {
             continue;
         }
+        let cells = S::unit(unit);
+        let table = logic.unit_places(unit);
         // Only digits with at most k places can be among the k (the same order argument
         // as for naked subsets).
         let few = (0..S::N as u32)
             .filter(|&d| missing >> d & 1 != 0 && table[d as usize].count_ones() <= k)
             .fold(0u32, |m, d| m | 1 << d);
-        let done = subsets(few, k, &mut |digits| {
-            let mut places = 0u32;
-            let mut each = digits;
-            while each != 0 {
-                let bit = each & each.wrapping_neg();
-                each &= each - 1;
-                places |= table[bit.trailing_zeros() as usize];
-            }
-            if places.count_ones() != k {
-                return false;
-            }
+        let done = covering_subsets(few, k, &table, &mut |digits, places| {
             let mut removal = S::cells(0u32);
             let mut any = false;
             for p in (0..S::N).filter(|&p| places >> p & 1 != 0) {
@@ -291,23 +297,18 @@ fn fish<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
     for d in 0..S::N {
         let bit = 1u32 << d;
         for (base, cover) in [(0, S::N), (S::N, 0)] {
+            let mut places = [0u32; 32];
+            for (l, places) in places.iter_mut().enumerate().take(S::N) {
+                *places = logic.places(base + l, bit);
+            }
             // Base lines where the digit is missing, with 2..=k places.
             let lines = (0..S::N)
-                .filter(|&l| {
-                    let places = logic.places(base + l, bit).count_ones();
-                    (2..=k).contains(&places)
-                })
+                .filter(|&l| (2..=k).contains(&places[l].count_ones()))
                 .fold(0u32, |m, l| m | 1 << l);
             if lines.count_ones() < k {
                 continue;
             }
-            let done = subsets(lines, k, &mut |chosen| {
-                let covers = (0..S::N)
-                    .filter(|&l| chosen >> l & 1 != 0)
-                    .fold(0, |m, l| m | logic.places(base + l, bit));
-                if covers.count_ones() != k {
-                    return false;
-                }
+            let done = covering_subsets(lines, k, &places, &mut |chosen, covers| {
                 let mut removal = S::cells(0u32);
                 let mut any = false;
                 for c in (0..S::N).filter(|&c| covers >> c & 1 != 0) {
@@ -332,13 +333,17 @@ fn fish<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
 /// places in each of two units, A–B and C–D, where B sees C; one of A and D holds the digit,
 /// so it leaves every cell that sees both.
 fn turbot<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) {
+    let mut table = S::units([0u32; 32]);
+    for (unit, places) in table.as_mut().iter_mut().enumerate() {
+        *places = logic.unit_places(unit);
+    }
     for d in 0..S::N {
         let bit = 1u32 << d;
         // Every strong link: the two places of the digit in a unit with exactly two.
         let mut links = [(0usize, 0usize); 75];
         let mut len = 0;
         for unit in 0..S::UNITS {
-            let places = logic.places(unit, bit);
+            let places = table.as_ref()[unit][d];
             if places.count_ones() == 2 {
                 let cells = S::unit(unit);
                 let first = cells[places.trailing_zeros() as usize] as usize;
@@ -482,12 +487,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn subsets_are_enumerated_once() {
+    fn covering_subsets_are_enumerated_once_in_order() {
+        // Item i covers bit i: every 2-subset covers two bits.
+        let masks: [u32; 32] = std::array::from_fn(|i| 1 << i);
         let mut seen = Vec::new();
-        subsets(0b10110, 2, &mut |s| {
-            seen.push(s);
+        covering_subsets(0b10110, 2, &masks, &mut |s, cover| {
+            seen.push((s, cover));
             false
         });
-        assert_eq!(seen, vec![0b00110, 0b10010, 0b10100]);
+        assert_eq!(
+            seen,
+            vec![(0b00110, 0b00110), (0b10010, 0b10010), (0b10100, 0b10100)]
+        );
+        // Items 1 and 2 cover three bits together, items 1 and 4 one: only {1, 4} is kept
+        // among pairs, and a visit returning true stops the walk.
+        let mut masks = [0u32; 32];
+        (masks[1], masks[2], masks[4]) = (0b011, 0b100, 0b001);
+        let mut seen = Vec::new();
+        covering_subsets(0b10110, 2, &masks, &mut |s, cover| {
+            seen.push((s, cover));
+            true
+        });
+        assert_eq!(seen, vec![(0b10010, 0b011)]);
     }
 }
