@@ -183,8 +183,17 @@ impl<S: Shape> Logic<S> {
         self.cand[cell] = 0;
         self.open -= 1;
         let bit = 1u32 << (d - 1);
-        for &peer in S::peers(cell) {
-            self.cand[peer as usize] &= !bit;
+        let (n, side) = (S::N, S::BOX);
+        let (row, col) = (cell / n, cell % n);
+        let cand = self.cand.as_mut();
+        // The cell's row, column and box, the cell itself among them (its candidates are gone).
+        cand[row * n..][..n].iter_mut().for_each(|c| *c &= !bit);
+        let column = &mut cand[col..][..(n - 1) * n + 1];
+        (0..n).for_each(|i| column[i * n] &= !bit);
+        let first = row / side * side * n + col / side * side;
+        let block = &mut cand[first..][..(side - 1) * n + side];
+        for i in 0..side {
+            (0..side).for_each(|j| block[i * n + j] &= !bit);
         }
         for unit in S::units_of(cell) {
             self.missing[unit] &= !bit;
@@ -214,6 +223,32 @@ impl<S: Shape> Logic<S> {
             }
         }
         Ok(false)
+    }
+
+    /// The digits with a place in `unit`, and those with two places or more. Rows, columns
+    /// and boxes are read as runs of cells, without the unit table.
+    #[inline]
+    pub(crate) fn spread(&self, unit: usize) -> (u32, u32) {
+        let (n, side) = (S::N, S::BOX);
+        let cand = self.cand.as_ref();
+        let (mut some, mut many) = (0u32, 0u32);
+        let mut add = |x: u32| {
+            many |= some & x;
+            some |= x;
+        };
+        let first = S::unit(unit)[0] as usize;
+        if unit < n {
+            cand[first..][..n].iter().for_each(|&x| add(x));
+        } else if unit < 2 * n {
+            let column = &cand[first..][..(n - 1) * n + 1];
+            (0..n).for_each(|i| add(column[i * n]));
+        } else {
+            let block = &cand[first..][..(side - 1) * n + side];
+            for i in 0..side {
+                (0..side).for_each(|j| add(block[i * n + j]));
+            }
+        }
+        (some, many)
     }
 
     /// The open cells of `unit` where digit bit `bit` may go, as unit positions.
@@ -311,12 +346,7 @@ impl<S: Shape> Logic<S> {
     ) -> Result<Option<(usize, Digit)>, Unsolvable> {
         for unit in units {
             // The digits with a place in the unit, and those with two or more.
-            let (mut some, mut many) = (0u32, 0u32);
-            for &cell in S::unit(unit) {
-                let cand = self.cand[cell as usize];
-                many |= some & cand;
-                some |= cand;
-            }
+            let (some, many) = self.spread(unit);
             let missing = self.missing(unit);
             let (none, one) = (missing & !some, missing & some & !many);
             // The lowest missing digit with no place or one, as a scan in digit order finds.

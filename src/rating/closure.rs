@@ -163,12 +163,7 @@ fn hidden_singles<S: Shape>(
         if needs > hardest {
             continue;
         }
-        let (mut some, mut many) = (0u32, 0u32);
-        for &cell in S::unit(unit) {
-            let cand = logic.cand[cell as usize];
-            many |= some & cand;
-            some |= cand;
-        }
+        let (some, many) = logic.spread(unit);
         if missing & !some != 0 {
             return Err(Unsolvable);
         }
