@@ -294,12 +294,17 @@ pub(super) fn hidden_subset<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Foun
 /// `k` columns between them leaves those columns' other cells; and the same with rows and
 /// columns swapped.
 fn fish<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
+    // Every line's places for every digit, read once: lines are units `0..2N`.
+    let mut lines_places = S::units([0u32; 32]);
+    for (line, places) in lines_places.as_mut()[..2 * S::N].iter_mut().enumerate() {
+        *places = logic.unit_places(line);
+    }
     for d in 0..S::N {
         let bit = 1u32 << d;
         for (base, cover) in [(0, S::N), (S::N, 0)] {
             let mut places = [0u32; 32];
             for (l, places) in places.iter_mut().enumerate().take(S::N) {
-                *places = logic.places(base + l, bit);
+                *places = lines_places.as_ref()[base + l][d];
             }
             // Base lines where the digit is missing, with 2..=k places.
             let lines = (0..S::N)
