@@ -145,40 +145,56 @@ fn place_newly_allowed<S: Shape>(
 }
 
 /// Places every full house and hidden single up to `hardest` that one sweep of the units
-/// finds; fails on a contradiction.
+/// finds, looking at a unit again after it gave any (its placements can leave it more);
+/// fails on a contradiction.
 fn hidden_singles<S: Shape>(
     logic: &mut Logic<S>,
     hardest: SeTechnique,
 ) -> Result<bool, Unsolvable> {
-    let lines = 0..2 * S::N;
     let mut placed = false;
-    for unit in 0..S::UNITS {
-        let missing = logic.missing(unit);
-        let needs = match missing.count_ones() {
-            0 => continue,
-            1 => SeTechnique::FullHouse,
-            _ if lines.contains(&unit) => SeTechnique::HiddenSingleLine,
-            _ => SeTechnique::HiddenSingleBox,
-        };
-        if needs > hardest {
-            continue;
-        }
-        let (some, many) = logic.spread(unit);
-        if missing & !some != 0 {
-            return Err(Unsolvable);
-        }
-        let mut one = missing & !many;
-        while one != 0 {
-            let bit = one & one.wrapping_neg();
-            one &= one - 1;
-            // An earlier placement of this sweep may have taken the place (a clash).
-            if let Some(&cell) = S::unit(unit)
-                .iter()
-                .find(|&&c| logic.cand[c as usize] & bit != 0)
-            {
-                place_if_open(logic, cell as usize, bit.trailing_zeros() as Digit + 1);
+    let lines = (0..2 * S::N, SeTechnique::HiddenSingleLine <= hardest);
+    let boxes = (2 * S::N..S::UNITS, SeTechnique::HiddenSingleBox <= hardest);
+    for (units, hidden) in [lines, boxes] {
+        for unit in units {
+            while singles_in(logic, unit, hidden)? {
                 placed = true;
             }
+        }
+    }
+    Ok(placed)
+}
+
+/// Places the full house of `unit`, or with `hidden` all its hidden singles; false when it
+/// has none. Fails on a digit with no place left in the unit.
+#[inline(always)]
+fn singles_in<S: Shape>(
+    logic: &mut Logic<S>,
+    unit: usize,
+    hidden: bool,
+) -> Result<bool, Unsolvable> {
+    let missing = logic.missing(unit);
+    match missing.count_ones() {
+        0 => return Ok(false),
+        1 => {}
+        _ if !hidden => return Ok(false),
+        _ => {}
+    }
+    let (some, many) = logic.spread(unit);
+    if missing & !some != 0 {
+        return Err(Unsolvable);
+    }
+    let mut one = missing & !many;
+    let mut placed = false;
+    while one != 0 {
+        let bit = one & one.wrapping_neg();
+        one &= one - 1;
+        // An earlier placement may have taken the place (a clash).
+        if let Some(&cell) = S::unit(unit)
+            .iter()
+            .find(|&&c| logic.cand[c as usize] & bit != 0)
+        {
+            place_if_open(logic, cell as usize, bit.trailing_zeros() as Digit + 1);
+            placed = true;
         }
     }
     Ok(placed)
