@@ -395,10 +395,26 @@ fn turbot<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) {
 /// swap round the rectangle and the puzzle would have two solutions; so it loses both.
 fn unique_rectangle<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) {
     let n = S::N;
+    // Per row, its cells with two candidates (a mask of columns). Three corners hold two
+    // candidates: both in one column, one at least in the other. Rectangles without are
+    // skipped, in the same order.
+    let mut two = [0u32; 32];
+    for (r, two) in two.iter_mut().enumerate().take(n) {
+        *two = (0..n)
+            .filter(|&c| logic.cand[r * n + c].count_ones() == 2)
+            .fold(0, |m, c| m | 1 << c);
+    }
     for r1 in 0..n {
         for r2 in r1 + 1..n {
-            for c1 in 0..n {
-                for c2 in c1 + 1..n {
+            let (both, either) = (two[r1] & two[r2], two[r1] | two[r2]);
+            if both == 0 {
+                continue;
+            }
+            for c1 in (0..n).filter(|&c| either >> c & 1 != 0) {
+                for c2 in (c1 + 1..n).filter(|&c| either >> c & 1 != 0) {
+                    if (both >> c1 | both >> c2) & 1 == 0 {
+                        continue;
+                    }
                     let corners = [r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2];
                     let boxes = corners.map(|c| S::units_of(c)[2]);
                     let two_boxes = boxes.iter().filter(|&&b| b == boxes[0]).count() == 2;
