@@ -11,7 +11,7 @@ use crate::config::{Generation, Holes};
 use crate::digger::Digger;
 use crate::generator;
 use crate::grid::Grid;
-use crate::rating::{Band, Rating, rate_in};
+use crate::rating::{Band, rate_in};
 use crate::rng::{AttemptRng, attempt_choice, attempt_rng};
 use crate::shape::Shape;
 use crate::solver::{Engine, Solver};
@@ -45,8 +45,8 @@ pub struct Puzzle<S: Shape> {
     pub solution: Grid<S>,
     /// The symmetry its clue pattern was dug to (`None` when none was asked for).
     pub symmetry: Symmetry,
-    /// Its rating, when a difficulty band was asked for.
-    pub rating: Option<Rating>,
+    /// Its SE rating in tenths, as `rate` reports it, when a difficulty band was asked for.
+    pub rating: Option<u32>,
 }
 
 impl<S: Shape> Clone for Puzzle<S> {

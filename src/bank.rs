@@ -14,6 +14,7 @@ use crate::config::{Dedup, Generation};
 use crate::dedup::Keyer;
 use crate::hash::{puzzle_id_digits, puzzle_id_hex};
 use crate::input::CsvProblem;
+use crate::rating::Level;
 use crate::shape::Shape;
 use crate::symmetry::Symmetry;
 
@@ -98,8 +99,8 @@ impl Row {
             seed,
             index,
             symmetry: (puzzle.symmetry != Symmetry::None).then_some(puzzle.symmetry),
-            rating: puzzle.rating.map(|r| tenths_text(r.reported_tenths())),
-            level: puzzle.rating.map(|r| r.level().name().to_owned()),
+            rating: puzzle.rating.map(tenths_text),
+            level: puzzle.rating.map(|t| Level::of_tenths(t).name().to_owned()),
             canon_id: None,
         }
     }
@@ -174,11 +175,11 @@ impl RowFormatter {
             bytes.push(b',');
             bytes.extend_from_slice(made.symmetry.name().as_bytes());
         }
-        if let Some(rating) = made.rating {
+        if let Some(tenths) = made.rating {
             bytes.push(b',');
-            bytes.extend_from_slice(tenths_text(rating.reported_tenths()).as_bytes());
+            bytes.extend_from_slice(tenths_text(tenths).as_bytes());
             bytes.push(b',');
-            bytes.extend_from_slice(rating.level().name().as_bytes());
+            bytes.extend_from_slice(Level::of_tenths(tenths).name().as_bytes());
         }
         let key = self.keyer.key(&made.puzzle);
         if let Some(canon_id) = key.canon_id {

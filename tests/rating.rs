@@ -226,6 +226,19 @@ fn data_puzzles(name: &str, field: usize) -> Vec<Grid<Nine>> {
         .collect()
 }
 
+/// The qqwing and Sudoku Exchange sets, and the first 200 of the forum's hardest: rated
+/// from 1.2 to past 10, many of them unfinished.
+fn rated_sets() -> Vec<Grid<Nine>> {
+    let mut puzzles = data_puzzles("se_rated_qqwing.txt", 0);
+    puzzles.extend(data_puzzles("sudoku_exchange_diabolical.txt", 1));
+    puzzles.extend(
+        data_puzzles("puzzles6_forum_hardest_1106", 0)
+            .into_iter()
+            .take(200),
+    );
+    puzzles
+}
+
 /// `rate` takes runs of placements in bulk; the path one step at a time gives the same
 /// rating, hardest step and step count, finished or not.
 #[test]
@@ -239,13 +252,7 @@ fn ratings_are_the_stepwise_paths() {
         }
         seen
     }
-    let mut puzzles = data_puzzles("se_rated_qqwing.txt", 0);
-    puzzles.extend(data_puzzles("sudoku_exchange_diabolical.txt", 1));
-    puzzles.extend(
-        data_puzzles("puzzles6_forum_hardest_1106", 0)
-            .into_iter()
-            .take(200),
-    );
+    let mut puzzles = rated_sets();
     for holes in [50, 55, 58] {
         puzzles.extend(dug::<Nine>(holes, 200));
     }
@@ -260,6 +267,49 @@ fn ratings_are_the_stepwise_paths() {
     sixteen.extend(dug::<sudoku_bank::Sixteen>(160, 10));
     let [unfinished, finished] = check(&sixteen);
     assert!(finished > 0, "16×16: {finished}, {unfinished}");
+}
+
+/// Bands take SE's path in bulk past the placements: all the eliminations the easiest
+/// technique finds at once, up to XYZ-Wing. The rating is SE's on every set, finished or
+/// not, with and without a cap.
+#[test]
+fn bulk_ratings_are_the_raters() {
+    use sudoku_bank::rating::{Band, rate_in};
+    /// How many were rated up to 2.5, from 2.6 to 4.4 (where bulk steps are taken), and
+    /// above (or unfinished).
+    fn check<S: sudoku_bank::Shape>(puzzles: &[Grid<S>]) -> [usize; 3] {
+        let all = Band {
+            min_tenths: 0,
+            max_tenths: u32::MAX,
+        };
+        let capped = Band {
+            min_tenths: 0,
+            max_tenths: 44,
+        };
+        let mut seen = [0; 3];
+        for puzzle in puzzles {
+            let rating = rate(puzzle).unwrap();
+            let tenths = rating.reported_tenths();
+            assert_eq!(rate_in(puzzle, all), Some(tenths), "{puzzle}");
+            let expected = capped.admits(&rating).then_some(tenths);
+            assert_eq!(rate_in(puzzle, capped), expected, "{puzzle} up to 4.4");
+            seen[(tenths > 25) as usize + (tenths > 44) as usize] += 1;
+        }
+        seen
+    }
+    let mut puzzles = rated_sets();
+    puzzles.extend(data_puzzles("puzzles3_magictour_top1465", 0));
+    for holes in [50, 55, 58] {
+        puzzles.extend(dug::<Nine>(holes, 300));
+    }
+    let seen = check(&puzzles);
+    eprintln!("9×9 up to 2.5, 2.6 to 4.4, above: {seen:?}");
+    assert!(seen.iter().all(|&n| n > 300), "{seen:?}");
+    assert!(check(&dug::<sudoku_bank::Four>(10, 100))[0] > 0);
+    let mut sixteen = dug::<sudoku_bank::Sixteen>(140, 10);
+    sixteen.extend(dug::<sudoku_bank::Sixteen>(160, 10));
+    let seen = check(&sixteen);
+    assert!(seen[0] + seen[1] > 0, "16×16: {seen:?}");
 }
 
 #[test]
@@ -302,7 +352,9 @@ fn banded_ratings_are_the_raters() {
     for puzzle in &puzzles {
         let rated = rate(puzzle).ok();
         for (band, kept) in bands.iter().zip(&mut kept) {
-            let expected = rated.filter(|r| band.admits(r));
+            let expected = rated
+                .filter(|r| band.admits(r))
+                .map(|r| r.reported_tenths());
             assert_eq!(rate_in(puzzle, *band), expected, "{puzzle} in {band}");
             *kept += expected.is_some() as usize;
         }

@@ -37,8 +37,18 @@ const PLACING: [SeTechnique; 8] = [
 /// tenths and at most 2.5 (the techniques that only place digits); `None` for any other
 /// puzzle (rated higher, or with no solution). See the module docs for why it is exact.
 pub fn placement_rating<S: Shape>(puzzle: &Grid<S>, cap: u32) -> Option<Rating> {
+    placement_rating_from(puzzle, cap, 0)
+}
+
+/// [`placement_rating`], with the ratings below `floor` tenths not told apart: a puzzle
+/// rated below it may come out with the rating of any placement below it.
+pub(super) fn placement_rating_from<S: Shape>(
+    puzzle: &Grid<S>,
+    cap: u32,
+    floor: u32,
+) -> Option<Rating> {
     let mut logic = Logic::new(puzzle).ok()?;
-    let closure = place_closure(&mut logic, cap).ok()?;
+    let closure = place_closure(&mut logic, cap, floor).ok()?;
     // Every placement takes a digit its cell still has as a candidate, so no unit gets a
     // digit twice: a filled grid is a solution.
     debug_assert!(!logic.is_solved() || logic.grid().is_solution());
@@ -64,12 +74,18 @@ pub(super) struct Closure {
 /// none applies or the grid is full: the grid the SE path reaches before it needs a step
 /// that eliminates (or one above `cap`). Reports the hardest of them the path takes on the
 /// way: the least technique whose closure with the easier ones places all these digits.
+/// Techniques rated below `floor` tenths are not told apart: all of them are allowed from
+/// the start, for fewer sweeps to the same grid, and the hardest of them stands for any.
 /// Fails on a contradiction.
 pub(super) fn place_closure<S: Shape>(
     logic: &mut Logic<S>,
     cap: u32,
+    floor: u32,
 ) -> Result<Closure, Unsolvable> {
-    let mut level = 0;
+    let mut level = PLACING
+        .iter()
+        .rposition(|t| t.tenths() < floor && t.tenths() <= cap)
+        .unwrap_or(0);
     let mut closure = Closure::default();
     // `fresh`: the grid changed since the last sweep at this level found nothing.
     let mut fresh = true;

@@ -264,12 +264,45 @@ impl Rating {
 /// next step, the easiest that eliminates, is taken one at a time. [`rate_stepwise`] takes
 /// every step one at a time and gives the same rating.
 pub fn rate<S: Shape>(puzzle: &Grid<S>) -> Result<Rating, Unsolvable> {
-    rate_up_to(puzzle, u32::MAX)
+    rate_up_to(puzzle, u32::MAX, 0, Path::Stepwise)
 }
 
+/// How [`rate_up_to`] takes the steps that eliminate.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Path {
+    /// One at a time, the first the easiest technique finds: SE's path.
+    Stepwise,
+    /// Every elimination the easiest technique finds at once, for techniques up to
+    /// [`BULK_UP_TO`]; one at a time above it. The rating is SE's (see [`rate_in`]); the
+    /// steps are not, and the hardest technique may be another of the same rating.
+    Bulk,
+}
+
+/// The hardest technique [`Path::Bulk`] applies in bulk. Up to it, every technique keeps
+/// its conclusion as the grid loses candidates: the pattern stays, or it falls to a smaller
+/// one or to singles that reach the same eliminations (a locked digit, subset or fish line
+/// down to one place is placed; so is a wing cell down to one candidate, and a XYZ-Wing
+/// pivot that loses a digit leaves an XY-Wing or a naked pair). So the closure of the
+/// techniques rated at most `t`, for any `t` up to it, is the same grid whatever order
+/// they take. Not so the unique rectangle above it, whose corners can be filled before it
+/// is seen.
+const BULK_UP_TO: SeTechnique = SeTechnique::XyzWing;
+
 /// Rates `puzzle` with the techniques rated at most `cap` tenths: [`rate`] when `cap` takes
-/// them all; otherwise a puzzle that needs a harder one comes out unfinished.
-fn rate_up_to<S: Shape>(puzzle: &Grid<S>, cap: u32) -> Result<Rating, Unsolvable> {
+/// them all; otherwise a puzzle that needs a harder one comes out unfinished. Ratings below
+/// `floor` tenths are not told apart: a puzzle rated below it may come out with the rating
+/// of any placement below it.
+///
+/// Once the path has eliminated, the placements' ratings no longer matter either: every
+/// step that eliminates is rated above them. So the runs of placements are closed with
+/// every placement rated below the rating so far (or `floor`) allowed from the start (see
+/// [`closure::place_closure`]).
+fn rate_up_to<S: Shape>(
+    puzzle: &Grid<S>,
+    cap: u32,
+    floor: u32,
+    path: Path,
+) -> Result<Rating, Unsolvable> {
     let mut logic = Logic::new(puzzle)?;
     let mut rating = Rating {
         hardest: None,
@@ -278,14 +311,15 @@ fn rate_up_to<S: Shape>(puzzle: &Grid<S>, cap: u32) -> Result<Rating, Unsolvable
     };
     loop {
         let open = logic.open();
-        let closure = closure::place_closure(&mut logic, cap)?;
+        let lumped = floor.max(rating.tenths() + 1);
+        let closure = closure::place_closure(&mut logic, cap, lumped)?;
         rating.steps += (open - logic.open()) as u32;
         rating.hardest = rating.hardest.max(closure.hardest);
         if logic.is_solved() {
             rating.finished = true;
             return Ok(rating);
         }
-        let Some(step) = eliminating_step(&mut logic, cap, closure.no_hidden_subset) else {
+        let Some(step) = eliminating_step(&mut logic, cap, closure.no_hidden_subset, path) else {
             return Ok(rating);
         };
         rating.steps += 1;
@@ -305,7 +339,7 @@ pub fn rate_stepwise<S: Shape>(puzzle: &Grid<S>) -> Result<Rating, Unsolvable> {
     while !logic.is_solved() {
         let step = match placing_step(&mut logic)? {
             Some(step) => step,
-            None => match eliminating_step(&mut logic, u32::MAX, [false; 2]) {
+            None => match eliminating_step(&mut logic, u32::MAX, [false; 2], Path::Stepwise) {
                 Some(step) => step,
                 None => return Ok(rating),
             },
@@ -317,13 +351,24 @@ pub fn rate_stepwise<S: Shape>(puzzle: &Grid<S>) -> Result<Rating, Unsolvable> {
     Ok(rating)
 }
 
-/// `puzzle`'s rating when it falls in `band`, as [`rate`] gives it; `None` when it does not,
-/// or when the puzzle has no solution. It spends no more than the band needs: a band that
-/// ends at 2.5 or below takes only what [`placement_rating`] gives, and for a harder band
-/// the rater looks for no step rated above it.
-pub fn rate_in<S: Shape>(puzzle: &Grid<S>, band: Band) -> Option<Rating> {
+/// `puzzle`'s rating in tenths as [`rate`] reports it ([`Rating::reported_tenths`]) when it
+/// falls in `band`; `None` when it does not, or when the puzzle has no solution. It spends
+/// no more than the band needs: a band that ends at 2.5 or below takes only what
+/// [`placement_rating`] gives, and for a harder band the rater looks for no step rated
+/// above it.
+///
+/// It takes SE's path in bulk: up to XYZ-Wing (4.4), all the eliminations the easiest
+/// technique finds at once; one at a time above. That gives SE's rating, though not its
+/// steps. Up to XYZ-Wing, the techniques rated at most `t` reach one grid whatever their
+/// order, so SE's path, which takes them while any applies, reaches that grid too, and the
+/// first technique either path needs at a grid where nothing easier applies is the same.
+/// Past that grid both take one step at a time, from the same grid to the next such grid.
+/// Placements rated below the band are not told apart.
+pub fn rate_in<S: Shape>(puzzle: &Grid<S>, band: Band) -> Option<u32> {
     if band.max_tenths <= SeTechnique::DirectHiddenTriple.tenths() {
-        return placement_rating(puzzle, band.max_tenths).filter(|r| band.admits(r));
+        return closure::placement_rating_from(puzzle, band.max_tenths, band.min_tenths)
+            .filter(|r| band.admits(r))
+            .map(|r| r.reported_tenths());
     }
     // A band that ends below 5.0 looks for no step above it: a puzzle that needs one is out
     // of the band, and so is one that no technique finishes (rated 5.0 or more). A band that
@@ -333,7 +378,10 @@ pub fn rate_in<S: Shape>(puzzle: &Grid<S>, band: Band) -> Option<Rating> {
     } else {
         u32::MAX
     };
-    rate_up_to(puzzle, cap).ok().filter(|r| band.admits(r))
+    rate_up_to(puzzle, cap, band.min_tenths, Path::Bulk)
+        .ok()
+        .filter(|r| band.admits(r))
+        .map(|r| r.reported_tenths())
 }
 
 /// Takes the easiest step of the SE scale that applies among those that only place digits
@@ -375,12 +423,14 @@ fn placing_step<S: Shape>(logic: &mut Logic<S>) -> Result<Option<SeTechnique>, U
 
 /// Takes the easiest step of the SE scale that eliminates candidates, among those rated at
 /// most `cap` tenths (they are tried in increasing rating, so a step above `cap` is never
-/// looked for), if one applies. Hidden pairs and triples are not looked for where
-/// `no_hidden_subset` says the grid has none ([`closure::Closure`]).
+/// looked for), if one applies; with [`Path::Bulk`], all that technique finds. Hidden pairs
+/// and triples are not looked for where `no_hidden_subset` says the grid has none
+/// ([`closure::Closure`]).
 fn eliminating_step<S: Shape>(
     logic: &mut Logic<S>,
     cap: u32,
     no_hidden_subset: [bool; 2],
+    path: Path,
 ) -> Option<SeTechnique> {
     for (technique, find) in eliminating::<S>() {
         if technique.tenths() > cap {
@@ -394,10 +444,18 @@ fn eliminating_step<S: Shape>(
         if known_none {
             continue;
         }
-        let mut chosen = None;
+        let all = path == Path::Bulk && technique <= BULK_UP_TO;
+        let mut chosen: Option<S::Cells<u32>> = None;
         find(logic, &mut |_, removal, _| {
-            chosen = Some(*removal);
-            true
+            match &mut chosen {
+                None => chosen = Some(*removal),
+                Some(union) => {
+                    for (bits, &more) in union.as_mut().iter_mut().zip(removal.as_ref()) {
+                        *bits |= more;
+                    }
+                }
+            }
+            !all
         });
         if let Some(removal) = chosen {
             for (cell, &bits) in removal.as_ref().iter().enumerate() {
