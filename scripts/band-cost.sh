@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# What a difficulty band costs: for each level, RUNS (default 3) pairs of `sudoku-bank bench`
+# runs, one thread, SECONDS (default 3) each, with and without `--difficulty LEVEL`,
+# alternating so that both see the same machine; prints the medians and their ratio.
+# With CALLGRIND=1 (needs valgrind), also the instructions of `generate … --seed 5` with and
+# without the band, which the machine's noise does not move. Needs python3 for the arithmetic.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${RUNS:-3}
+seconds=${SECONDS_EACH:-3}
+cargo build --release --quiet
+bin=target/release/sudoku-bank
+# level, holes, puzzles for the instruction count
+levels=("easy 40 3000" "medium 50 3000" "hard 55 300" "diabolical 55 200")
+
+rate() {
+  "$bin" bench --json --threads 1 --seconds "$seconds" "$@" 2>/dev/null |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["puzzles_per_sec"])'
+}
+
+instructions() {
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" generate "$@" \
+    --threads 1 --seed 5 -q 2>&1 >/dev/null | awk '/Collected/ {print $NF}'
+}
+
+echo "| level, holes | banded (runs) | unrated (runs) | ratio of medians | instructions, banded / unrated |"
+echo "|---|---:|---:|---:|---:|"
+for spec in "${levels[@]}"; do
+  read -r level holes count <<<"$spec"
+  banded=() unrated=()
+  for _ in $(seq "$runs"); do
+    banded+=("$(rate --holes "$holes" --difficulty "$level")")
+    unrated+=("$(rate --holes "$holes")")
+  done
+  counted=""
+  if [[ "${CALLGRIND:-0}" == 1 ]]; then
+    with=$(instructions --holes "$holes" --difficulty "$level" --count "$count")
+    without=$(instructions --holes "$holes" --count "$count")
+    counted="$with $without"
+  fi
+  python3 - "$level" "$holes" "${banded[*]}" "${unrated[*]}" "$counted" <<'PY'
+import statistics, sys
+level, holes, banded, unrated, counted = sys.argv[1:]
+banded, unrated = [float(x) for x in banded.split()], [float(x) for x in unrated.split()]
+ratio = statistics.median(unrated) / statistics.median(banded)
+runs = lambda v: " / ".join(f"{x:,.0f}" for x in v)
+if counted:
+    w, wo = (int(x) for x in counted.split())
+    counted = f"{w / 1e6:,.0f}M / {wo / 1e6:,.0f}M = {w / wo:.2f}×"
+print(f"| {level}, {holes} | {runs(banded)} | {runs(unrated)} | {ratio:.2f}× | {counted} |")
+PY
+done
