@@ -17,8 +17,11 @@
 //! A band is recomputed only when it changed since it was last looked at (`dirty`), and the
 //! column rule looks only at digits that changed since it last ran (`unruled`). Every
 //! state is a few fixed arrays, copied onto a stack the engine keeps, so searches allocate
-//! nothing once the engine has warmed up. [`Generic`](super::Generic) is the reference this
-//! engine is tested against.
+//! nothing once the engine has warmed up. A removal test begins from the start state of the
+//! puzzle the last one was given, when only a few cells changed since (a dig's tests come a
+//! few clues apart): each changed cell rebuilds one or two digits' entries, where building
+//! the start state from the clues builds all of them. [`Generic`](super::Generic) is the
+//! reference this engine is tested against.
 
 use std::fmt::Debug;
 use std::ops::{Index, IndexMut};
@@ -630,6 +633,106 @@ impl<S: Banded> State<S> {
 #[derive(Debug)]
 pub struct Bands<S: Banded> {
     trail: Trail<S, State<S>>,
+    /// The start state of the puzzle the last removal test was given, if it had one.
+    started: Option<Started<S>>,
+}
+
+/// A puzzle's start state ([`Bands::start`]) with what it was built from, kept so that the
+/// next removal test can begin from it: a dig's tests come a few clues apart, and changing
+/// a clue rebuilds one digit's entries where a start builds them all.
+#[derive(Clone, Copy, Debug)]
+struct Started<S: Banded> {
+    puzzle: Grid<S>,
+    holding: Holding,
+    state: State<S>,
+}
+
+/// Per band, the cells holding each digit (index 0: the empty cells).
+type Holding = [[u64; 17]; 4];
+
+impl<S: Banded> Started<S> {
+    /// The start state of `puzzle`; fails as [`Bands::start`] does.
+    fn new(puzzle: &Grid<S>) -> Result<Self, Unsolvable> {
+        let holding = Bands::holding(puzzle);
+        let state = Bands::start_from(&holding)?;
+        Ok(Started {
+            puzzle: *puzzle,
+            holding,
+            state,
+        })
+    }
+
+    /// Moves to `puzzle`, one changed cell at a time, unless more than `most` cells changed:
+    /// false then, and nothing moved. Fails (leaving `self` torn) when a new clue clashes.
+    fn move_to(&mut self, puzzle: &Grid<S>, most: usize) -> Result<bool, Unsolvable> {
+        let mut changed = [0usize; 32];
+        let mut len = 0;
+        let mut push = |cell: usize| {
+            changed[len] = cell;
+            len += 1;
+            len <= most
+        };
+        // Eight cells at a time, as words: a byte of their difference is a changed cell.
+        let (old, new) = (self.puzzle.digits(), puzzle.digits());
+        let word = |eight: &[Digit]| u64::from_le_bytes(eight.try_into().expect("eight cells"));
+        for (k, (a, b)) in old.chunks_exact(8).zip(new.chunks_exact(8)).enumerate() {
+            let mut differ = word(a) ^ word(b);
+            while differ != 0 {
+                let byte = differ.trailing_zeros() as usize / 8;
+                differ &= !(0xff << (8 * byte));
+                if !push(8 * k + byte) {
+                    return Ok(false);
+                }
+            }
+        }
+        for cell in S::CELLS / 8 * 8..S::CELLS {
+            if old[cell] != new[cell] && !push(cell) {
+                return Ok(false);
+            }
+        }
+        for &cell in &changed[..len] {
+            self.set(cell, puzzle.get(cell))?;
+        }
+        Ok(true)
+    }
+
+    /// Gives `cell` the clue `digit` (0: empties it), keeping the state what
+    /// [`Bands::start`] gives for the new puzzle: the entries of the digit it had and the
+    /// digit it gets are rebuilt; the other digits lose the cell when it fills, and take it
+    /// when it empties, where no clue of theirs sees it.
+    fn set(&mut self, cell: usize, digit: Digit) -> Result<(), Unsolvable> {
+        let width = State::<S>::WIDTH;
+        let (b, bit) = (cell / width, 1u64 << (cell % width));
+        let before = self.puzzle.get(cell);
+        self.puzzle.set(cell, digit);
+        self.holding[b][before as usize] &= !bit;
+        self.holding[b][digit as usize] |= bit;
+        let others = if digit == 0 {
+            self.state.open[b] |= bit;
+            let seen = S::peers(cell)
+                .iter()
+                .fold(0u32, |seen, &c| seen | 1 << self.puzzle.get(c as usize));
+            // Bit `d + 1` of `seen` for digit `d + 1`.
+            !(seen >> 1)
+        } else {
+            self.state.open[b] &= !bit;
+            0
+        };
+        for d in 0..S::N {
+            let i = S::N * b + d;
+            if others >> d & 1 != 0 {
+                self.state.cand[i] |= bit;
+            } else {
+                self.state.cand[i] &= !bit;
+            }
+        }
+        for d in [before, digit] {
+            if d != 0 {
+                Bands::build_digit(&mut self.state, &self.holding, d as usize - 1)?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The band engine's rules: all in the state itself, but for the mode.
@@ -709,50 +812,88 @@ impl<S: Banded> Bands<S> {
     /// placing the clues one by one would. Clashes show as clues that share a column, row
     /// or box counted once.
     fn start(puzzle: &Grid<S>) -> Result<State<S>, Unsolvable> {
-        let width = State::<S>::WIDTH;
-        let mut state = State::<S>::empty();
-        // Per band, the cells holding each digit (index 0: the empty cells).
+        Self::start_from(&Self::holding(puzzle))
+    }
+
+    /// The cells of `puzzle` by band and digit.
+    fn holding(puzzle: &Grid<S>) -> Holding {
         let mut holding = [[0u64; 17]; 4];
+        let width = State::<S>::WIDTH;
         for (band, digits) in holding.iter_mut().zip(puzzle.digits().chunks_exact(width)) {
             for (at, &digit) in digits.iter().enumerate() {
                 band[digit as usize] |= 1 << at;
             }
         }
+        holding
+    }
+
+    /// [`Bands::start`] from the puzzle's cells by band and digit.
+    fn start_from(holding: &Holding) -> Result<State<S>, Unsolvable> {
+        let mut state = State::<S>::empty();
         for d in 0..S::N {
-            // The digit's clue columns, and a clash if two share one.
-            let (mut cols, mut clues) = (0, 0);
-            for band in &holding[..S::BOX] {
-                cols |= State::<S>::fold(band[d + 1]);
-                clues += band[d + 1].count_ones();
-            }
-            if cols.count_ones() != clues {
-                return Err(Unsolvable);
-            }
-            let in_cols = State::<S>::columns(cols);
-            for (b, band) in holding.iter().enumerate().take(S::BOX) {
-                let mine = band[d + 1];
-                let occupancy = S::occupancy(mine);
-                let (mut rows, mut boxes, mut row_cells) = (0usize, 0usize, 0u64);
-                for r in 0..S::BOX {
-                    let in_row = occupancy >> (S::BOX * r) & low_bits(S::BOX) as usize;
-                    boxes |= in_row;
-                    rows += (in_row != 0) as usize;
-                    row_cells |= ((in_row != 0) as u64 * State::<S>::ROW) << (S::N * r);
-                }
-                // Two clues in a row or in a box.
-                if mine.count_ones() as usize != rows || rows != boxes.count_ones() as usize {
-                    return Err(Unsolvable);
-                }
-                let box_cells = State::<S>::columns(S::box_columns(boxes));
-                let filled = low_bits(width) & !band[0];
-                let i = S::N * b + d;
-                state.cand[i] = state.cand[i] & !(filled | row_cells | box_cells | in_cols) | mine;
-            }
+            Self::build_digit(&mut state, holding, d)?;
         }
         for (b, band) in holding.iter().enumerate().take(S::BOX) {
             state.open[b] = band[0];
         }
         Ok(state)
+    }
+
+    /// Builds the entries of digit `d + 1` from its clues and the filled cells: the cells
+    /// left once its clues' rows, boxes and columns and the other clues are cleared, and its
+    /// clues. Fails when two of its clues share a unit.
+    #[inline(always)]
+    fn build_digit(state: &mut State<S>, holding: &Holding, d: usize) -> Result<(), Unsolvable> {
+        let width = State::<S>::WIDTH;
+        // The digit's clue columns, and a clash if two share one.
+        let (mut cols, mut clues) = (0, 0);
+        for band in &holding[..S::BOX] {
+            cols |= State::<S>::fold(band[d + 1]);
+            clues += band[d + 1].count_ones();
+        }
+        if cols.count_ones() != clues {
+            return Err(Unsolvable);
+        }
+        let in_cols = State::<S>::columns(cols);
+        for (b, band) in holding.iter().enumerate().take(S::BOX) {
+            let mine = band[d + 1];
+            let occupancy = S::occupancy(mine);
+            let (mut rows, mut boxes, mut row_cells) = (0usize, 0usize, 0u64);
+            for r in 0..S::BOX {
+                let in_row = occupancy >> (S::BOX * r) & low_bits(S::BOX) as usize;
+                boxes |= in_row;
+                rows += (in_row != 0) as usize;
+                row_cells |= ((in_row != 0) as u64 * State::<S>::ROW) << (S::N * r);
+            }
+            // Two clues in a row or in a box.
+            if mine.count_ones() as usize != rows || rows != boxes.count_ones() as usize {
+                return Err(Unsolvable);
+            }
+            let box_cells = State::<S>::columns(S::box_columns(boxes));
+            let filled = low_bits(width) & !band[0];
+            state.cand[S::N * b + d] =
+                low_bits(width) & !(filled | row_cells | box_cells | in_cols) | mine;
+        }
+        Ok(())
+    }
+
+    /// [`Bands::start`] for `puzzle`, from the kept start state when few cells changed since
+    /// (half a unit's worth at most: each change rebuilds one or two digits of `N`), which
+    /// then moves to `puzzle`.
+    fn start_kept(&mut self, puzzle: &Grid<S>) -> Result<State<S>, Unsolvable> {
+        if let Some(started) = &mut self.started {
+            match started.move_to(puzzle, S::N / 2) {
+                Ok(true) => return Ok(started.state),
+                Ok(false) => {}
+                Err(Unsolvable) => {
+                    self.started = None;
+                    return Err(Unsolvable);
+                }
+            }
+        }
+        let started = Started::new(puzzle);
+        self.started = started.ok();
+        started.map(|started| started.state)
     }
 
     /// Counts the solutions from `state`, up to `limit`, with every rule, trying digits in
@@ -779,6 +920,7 @@ impl<S: Banded> Engine<S> for Bands<S> {
     fn new() -> Self {
         Bands {
             trail: Trail::new(),
+            started: None,
         }
     }
 
@@ -797,7 +939,7 @@ impl<S: Banded> Engine<S> for Bands<S> {
         budget: u64,
         branching: &mut impl Branching,
     ) -> Option<bool> {
-        let Ok(mut state) = Self::start(puzzle) else {
+        let Ok(mut state) = self.start_kept(puzzle) else {
             return Some(false);
         };
         let width = State::<S>::WIDTH;
@@ -896,6 +1038,69 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The start states two ways are the same, entry for entry.
+    fn same<S: Banded>(a: &State<S>, b: &State<S>) -> bool {
+        let entries = S::N * S::BOX;
+        (0..entries).all(|i| a.cand[i] == b.cand[i])
+            && a.open[..S::BOX] == b.open[..S::BOX]
+            && (a.dirty, a.unruled) == (b.dirty, b.unruled)
+    }
+
+    /// A kept start state moved by a few cells at a time — clues emptied, put back, and
+    /// some that clash — is the start state built afresh, and fails exactly when that does.
+    fn kept_starts_are_fresh_ones<S: Banded>() {
+        use rand::Rng;
+        let mut rng = crate::rng::attempt_rng(3, S::N as u64);
+        let mut engine = Bands::<S>::new();
+        engine.complete(&Grid::empty(), u64::MAX, &mut Ascending);
+        let solution = *engine.solution();
+        let mut puzzle = solution;
+        let mut started = Started::new(&puzzle).unwrap();
+        let (mut moved, mut clashed) = (0, 0);
+        for _ in 0..3000 {
+            for _ in 0..rng.random_range(1..=3) {
+                let cell = rng.random_range(0..S::CELLS);
+                let digit = match rng.random_range(0..10) {
+                    0 => rng.random_range(1..=S::N as Digit),
+                    1..5 => solution.get(cell),
+                    _ => 0,
+                };
+                puzzle.set(cell, digit);
+            }
+            let fresh = Started::new(&puzzle);
+            match started.move_to(&puzzle, 3) {
+                Ok(true) => {
+                    let fresh = fresh.expect("a kept start for a clashing puzzle");
+                    assert!(same(&started.state, &fresh.state));
+                    assert_eq!(started.holding, fresh.holding);
+                    moved += 1;
+                }
+                Ok(false) => unreachable!("three cells at most changed"),
+                Err(Unsolvable) => {
+                    assert!(fresh.is_err(), "a refused start for a puzzle without clash");
+                    clashed += 1;
+                    // Back to the solution's clues, from scratch, as the engine does.
+                    puzzle = solution;
+                    started = Started::new(&puzzle).unwrap();
+                }
+            }
+        }
+        assert!(
+            moved > 1000 && clashed > 10,
+            "{moved} moved, {clashed} clashed"
+        );
+        // More changes than allowed: nothing moves.
+        let before = started;
+        assert_eq!(started.move_to(&Grid::empty(), 3), Ok(false));
+        assert_eq!(started.puzzle, before.puzzle);
+    }
+
+    #[test]
+    fn kept_start_states_are_fresh_ones() {
+        kept_starts_are_fresh_ones::<Nine>();
+        kept_starts_are_fresh_ones::<Sixteen>();
     }
 
     #[test]
