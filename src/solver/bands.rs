@@ -857,6 +857,12 @@ impl<S: Banded> Bands<S> {
         let in_cols = State::<S>::columns(cols);
         for (b, band) in holding.iter().enumerate().take(S::BOX) {
             let mine = band[d + 1];
+            let filled = low_bits(width) & !band[0];
+            if mine == 0 {
+                // No clue of the digit in the band: its columns and the filled cells only.
+                state.cand[S::N * b + d] = low_bits(width) & !(filled | in_cols);
+                continue;
+            }
             let occupancy = S::occupancy(mine);
             let (mut rows, mut boxes, mut row_cells) = (0usize, 0usize, 0u64);
             for r in 0..S::BOX {
@@ -870,7 +876,6 @@ impl<S: Banded> Bands<S> {
                 return Err(Unsolvable);
             }
             let box_cells = State::<S>::columns(S::box_columns(boxes));
-            let filled = low_bits(width) & !band[0];
             state.cand[S::N * b + d] =
                 low_bits(width) & !(filled | row_cells | box_cells | in_cols) | mine;
         }
