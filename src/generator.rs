@@ -58,36 +58,40 @@ pub fn fill<S: Shape, R: RngCore>(solver: &mut impl Engine<S>, rng: &mut R) -> (
 
 /// The row-major walk: `None` when it takes more than `budget` steps.
 fn walk<S: Shape, R: RngCore>(rng: &mut R, budget: u64) -> Option<Grid<S>> {
+    // Walked sizes have at most 81 cells and 27 units; masking the indices to these fixed
+    // arrays' lengths keeps the loop free of bounds checks.
+    debug_assert!(S::CELLS <= 81 && S::UNITS <= 32);
+    let units = S::units_of_table();
     let mut grid = Grid::<S>::empty();
-    let mut used: S::Units<u32> = S::units(0);
-    // Digits not yet tried in each cell up to the current one.
-    let mut untried: S::Cells<u32> = S::cells(0);
+    // The digits each unit holds, and the digits not yet tried in each cell up to the
+    // current one.
+    let mut used = [0u32; 32];
+    let mut untried = [0u32; 128];
+    // Puts digit bit `b` in `cell`'s units, or takes it out.
+    let toggle = |used: &mut [u32; 32], cell: usize, b: u32| {
+        for unit in units[cell] {
+            used[usize::from(unit) & 31] ^= b;
+        }
+    };
     untried[0] = S::ALL;
     let mut cell = 0;
     for _ in 0..budget {
-        if untried[cell] == 0 {
+        if untried[cell & 127] == 0 {
             // Dead end: take back the previous cell's digit and try its next one.
             cell -= 1;
-            let [row, col, boxed] = S::units_of(cell);
-            let b = bit(grid.get(cell));
-            used[row] ^= b;
-            used[col] ^= b;
-            used[boxed] ^= b;
+            toggle(&mut used, cell, bit(grid.get(cell)));
             continue;
         }
-        let b = pick_bit(rng, untried[cell]);
-        untried[cell] ^= b;
+        let b = pick_bit(rng, untried[cell & 127]);
+        untried[cell & 127] ^= b;
         grid.set(cell, digit(b));
-        let [row, col, boxed] = S::units_of(cell);
-        used[row] |= b;
-        used[col] |= b;
-        used[boxed] |= b;
+        toggle(&mut used, cell, b);
         cell += 1;
         if cell == S::CELLS {
             return Some(grid);
         }
-        let [row, col, boxed] = S::units_of(cell);
-        untried[cell] = S::ALL & !(used[row] | used[col] | used[boxed]);
+        let [row, col, boxed] = units[cell].map(|unit| used[usize::from(unit) & 31]);
+        untried[cell & 127] = S::ALL & !(row | col | boxed);
     }
     None
 }
