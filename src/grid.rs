@@ -151,9 +151,14 @@ impl<S: Shape> Grid<S> {
 
     /// Writes the text form as ASCII bytes into `out` (cleared first); reuses its allocation.
     pub fn write_bytes(&self, out: &mut Vec<u8>) {
-        const TEXT: &[u8; 26] = b".123456789ABCDEFGHIJKLMNOP";
         out.clear();
-        out.extend(self.digits().iter().map(|&d| TEXT[d as usize]));
+        out.resize(S::CELLS, 0);
+        // As arithmetic rather than a table lookup, so the loop runs many cells at a time:
+        // `.` for 0, then `1`–`9`, then `A`–`P` (`'A'` is `'0' + 17`).
+        for (byte, &d) in out.iter_mut().zip(self.digits()) {
+            let text = b'0' + d + if d > 9 { 7 } else { 0 };
+            *byte = if d == 0 { b'.' } else { text };
+        }
     }
 }
 
@@ -247,6 +252,19 @@ mod tests {
         assert!(grid.is_solution());
         let puzzle = "1.3.".repeat(4);
         assert_eq!(Grid::<Four>::parse(&puzzle).unwrap().to_string(), puzzle);
+    }
+
+    #[test]
+    fn bytes_are_the_text() {
+        // Every character of 25×25 text: empty, digits and letters.
+        let mut grid = Grid::<TwentyFive>::empty();
+        for cell in 0..625 {
+            grid.set(cell, (cell % 26) as Digit);
+        }
+        let mut bytes = b"left over".to_vec();
+        grid.write_bytes(&mut bytes);
+        assert_eq!(bytes, grid.to_string().as_bytes());
+        assert!(grid.to_string().starts_with(".123456789ABCDEFGHIJKLMNOP."));
     }
 
     #[test]
