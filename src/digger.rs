@@ -31,7 +31,10 @@
 //!
 //! A *walk* ([`Digger::walk`]) takes the same swaps from a puzzle at its target, keeping every
 //! one that leaves the puzzle unique: it visits puzzles with the same holes, each for the
-//! price of one search, until one of them is wanted (one in a difficulty band, say).
+//! price of one search, until one of them is wanted (one in a difficulty band, say). When a
+//! swap fails, the walk swaps the same clue again: the second solution it found is an
+//! unavoidable set that clue alone held, so the next cell put back is one every such set
+//! known needs, and the swap stands more often than one of a fresh clue.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -56,6 +59,17 @@ pub const SWAPS_PER_MISSING_HOLE: usize = 1000;
 
 /// 64-bit words in a [`CellSet`]: room for the 625 cells of 25×25.
 const WORDS: usize = 10;
+
+/// What came of a swap ([`Digger::swap`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Swap {
+    /// The puzzle stayed unique: the swap was kept.
+    Kept,
+    /// A search found a second solution, now remembered: the swap was undone.
+    Refuted,
+    /// No cell could be put back, or the search ran out of budget: nothing changed.
+    Declined,
+}
 
 /// A set of cells, one bit each.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -383,35 +397,35 @@ impl<S: Shape> Digger<S> {
                 continue;
             }
             // x is held by a remembered set now: the last one found, if not before.
-            if self.swap(job, dug, x) {
+            if self.swap(job, dug, x) == Swap::Kept {
                 self.minimise(job, dug);
             }
         }
     }
 
     /// Swaps clue `x` of `dug` for a cell that every remembered unavoidable set `x` alone
-    /// holds needs (any empty cell when there is no such set), drawn from the job's stream;
-    /// true when the puzzle stayed unique (within the job's budget) and the swap was kept.
+    /// holds needs (any empty cell when there is no such set), drawn from the job's stream,
+    /// and keeps the swap when the puzzle stays unique (within the job's budget).
     fn swap<E: Engine<S>, R: RngCore>(
         &mut self,
         job: &mut Job<'_, S, E, R>,
         dug: &mut Dug<S>,
         x: usize,
-    ) -> bool {
+    ) -> Swap {
         let solution = job.solution;
         let mut choices = self.common_witness(&dug.clues, x);
         for (w, clues) in choices.0.iter_mut().zip(dug.clues.0) {
             *w &= !clues;
         }
         if choices.is_empty() {
-            return false;
+            return Swap::Declined;
         }
         let y = choices.pick(job.rng, Self::WORDS);
         let mut clues = dug.clues;
         clues.remove(x);
         clues.insert(y);
         if self.misses_a_set(&clues) {
-            return false;
+            return Swap::Declined;
         }
         let mut puzzle = dug.puzzle;
         puzzle.set(x, 0);
@@ -428,13 +442,13 @@ impl<S: Shape> Digger<S> {
             Some(false) => {}
             Some(true) => {
                 self.remember(job.solver.solution(), solution);
-                return false;
+                return Swap::Refuted;
             }
-            None => return false,
+            None => return Swap::Declined,
         }
         dug.puzzle = puzzle;
         dug.clues = clues;
-        true
+        Swap::Kept
     }
 
     /// Walks from `puzzle`, dug from `solution` and unique, by up to `swaps` swaps of one
@@ -474,15 +488,24 @@ impl<S: Shape> Digger<S> {
             budget: S::REMOVAL_BUDGET,
             stop: &AtomicBool::new(false),
         };
+        // The clue to swap again: a refuted swap of it found a second solution, whose set
+        // it alone held, so its next swap puts back a cell that set needs too.
+        let mut again = None;
         for _ in 0..swaps {
             if dug.clues.is_empty() {
                 return None;
             }
-            let x = dug.clues.pick(job.rng, Self::WORDS);
-            if self.swap(&mut job, &mut dug, x) {
-                if let Some(found) = wanted(&dug.puzzle) {
-                    return Some(found);
+            let x = again
+                .take()
+                .unwrap_or_else(|| dug.clues.pick(job.rng, Self::WORDS));
+            match self.swap(&mut job, &mut dug, x) {
+                Swap::Kept => {
+                    if let Some(found) = wanted(&dug.puzzle) {
+                        return Some(found);
+                    }
                 }
+                Swap::Refuted => again = Some(x),
+                Swap::Declined => {}
             }
         }
         None
