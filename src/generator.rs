@@ -58,8 +58,8 @@ pub fn fill<S: Shape, R: RngCore>(solver: &mut impl Engine<S>, rng: &mut R) -> (
 
 /// The row-major walk: `None` when it takes more than `budget` steps.
 fn walk<S: Shape, R: RngCore>(rng: &mut R, budget: u64) -> Option<Grid<S>> {
-    // Walked sizes have at most 81 cells and 27 units; masking the indices to these fixed
-    // arrays' lengths keeps the loop free of bounds checks.
+    // Walked sizes (see `walks`) have at most 81 cells and 27 units; indices masked to the
+    // lengths of these fixed arrays need no bounds checks in the loop.
     debug_assert!(S::CELLS <= 81 && S::UNITS <= 32);
     let units = S::units_of_table();
     let mut grid = Grid::<S>::empty();
