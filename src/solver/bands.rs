@@ -400,10 +400,11 @@ impl<S: Banded> State<S> {
         self.clear_others(b, d, bit);
     }
 
-    /// Recomputes entry `i` after a change; see the module docs.
+    /// Recomputes the entry of band `b` and digit `d + 1` after a change; see the module
+    /// docs.
     #[inline(always)]
-    fn update(&mut self, i: usize) -> Result<(), Unsolvable> {
-        let (b, d) = (i / S::N, i % S::N);
+    fn update(&mut self, b: usize, d: usize) -> Result<(), Unsolvable> {
+        let i = S::N * b + d;
         self.unruled |= 1 << d;
         let cand = self.cand[i] & S::allowed(S::occupancy(self.cand[i]));
         if cand == 0 {
@@ -425,13 +426,19 @@ impl<S: Banded> State<S> {
         Ok(())
     }
 
-    /// Recomputes changed entries until none changes.
+    /// Recomputes changed entries until none changes, a band at a time: the band is then
+    /// known to the compiler in each pass, and the rules reach the same state in any order.
     #[inline]
     fn settle(&mut self) -> Result<(), Unsolvable> {
         while self.dirty != 0 {
-            let i = self.dirty.trailing_zeros() as usize;
-            self.dirty &= self.dirty - 1;
-            self.update(i)?;
+            for b in 0..S::BOX {
+                let lane = low_bits(S::N) << (S::N * b);
+                while self.dirty & lane != 0 {
+                    let i = (self.dirty & lane).trailing_zeros() as usize;
+                    self.dirty &= !(1 << i);
+                    self.update(b, i - S::N * b)?;
+                }
+            }
         }
         Ok(())
     }
