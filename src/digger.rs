@@ -442,7 +442,7 @@ impl<S: Shape> Digger<S> {
         ) {
             Some(false) => {}
             Some(true) => {
-                self.remember(job.solver.solution(), solution);
+                self.remember(&job.solver.solution(), solution);
                 return Swap::Refuted;
             }
             None => return Swap::Declined,
@@ -555,7 +555,7 @@ impl<S: Shape> Digger<S> {
         );
         puzzle.set(cell, digit);
         if other == Some(true) {
-            self.remember(job.solver.solution(), job.solution);
+            self.remember(&job.solver.solution(), job.solution);
         }
         other == Some(false)
     }
@@ -701,7 +701,7 @@ mod tests {
         assert_eq!(puzzle.holes(), holes);
         assert!(puzzle.agrees_with(solution));
         assert_eq!(reference.count_solutions(puzzle, 2), 1);
-        assert_eq!(reference.solution(), solution);
+        assert_eq!(&reference.solution(), solution);
     }
 
     /// Digs `attempts` grids to `holes` and checks every puzzle reached with the reference
@@ -923,7 +923,7 @@ mod tests {
                     assert_eq!(puzzle.holes(), holes);
                     assert!(puzzle.agrees_with(&solution));
                     assert_eq!(reference.count_solutions(puzzle, 2), 1);
-                    assert_eq!(reference.solution(), &solution);
+                    assert_eq!(reference.solution(), solution);
                     moved += (*puzzle != start) as usize;
                     seen += 1;
                     (seen == 5).then_some(*puzzle)

@@ -49,7 +49,7 @@ pub fn fill<S: Shape, R: RngCore>(solver: &mut impl Engine<S>, rng: &mut R) -> (
             if let Outcome::Solutions(1) =
                 solver.complete(&start, fill_budget::<S>(), &mut Random(rng))
             {
-                return (*solver.solution(), restarts);
+                return (solver.solution(), restarts);
             }
         }
         restarts += 1;

@@ -606,7 +606,7 @@ mod tests {
         assert!(solve.solved);
         let mut solver = Solver::<Nine>::new();
         assert_eq!(solver.count_solutions(&puzzle, 2), 1);
-        assert_eq!(&grid, solver.solution());
+        assert_eq!(grid, solver.solution());
         assert!(solve.qqwing_level() <= QqwingLevel::Easy);
     }
 

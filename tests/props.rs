@@ -24,7 +24,7 @@ fn check_attempt<S: Shape>(holes: usize, seed: u64, index: u64) {
         "{}",
         made.puzzle
     );
-    assert_eq!(solver.solution(), &made.solution);
+    assert_eq!(solver.solution(), made.solution);
 }
 
 proptest! {
@@ -87,7 +87,7 @@ fn engines_agree<S: Shape>(puzzle: Grid<S>) -> Result<(), TestCaseError> {
         prop_assert_eq!(fast.solution(), reference.solution());
     }
     if count >= 1 {
-        let found = *fast.solution();
+        let found = fast.solution();
         prop_assert!(found.is_solution() && puzzle.agrees_with(&found));
         // Remove one clue: a second solution exists exactly when the reference says so.
         if let Some(cell) = (0..S::CELLS).find(|&c| puzzle.get(c) != 0) {
@@ -210,7 +210,7 @@ fn solves_uniquely(name: &str, limit: usize, check_every: usize) {
         assert_eq!(solver.count_solutions(&puzzle, 2), 1, "{text}");
         let solution = solver.solution();
         assert!(
-            solution.is_solution() && puzzle.agrees_with(solution),
+            solution.is_solution() && puzzle.agrees_with(&solution),
             "{text}"
         );
         if at % check_every == 0 {

@@ -639,7 +639,7 @@ impl<S: Banded> State<S> {
 /// The band search engine (see the module docs). Keep one per thread.
 #[derive(Debug)]
 pub struct Bands<S: Banded> {
-    trail: Trail<S, State<S>>,
+    trail: Trail<State<S>, State<S>>,
     /// The start state of the puzzle the last removal test was given, if it had one.
     started: Option<Started<S>>,
 }
@@ -777,8 +777,11 @@ impl<S: Banded> Rules<S> for BandRules {
         state.solved()
     }
 
-    fn grid(&self, state: &State<S>) -> Grid<S> {
-        state.grid()
+    /// The solved state itself: reading its grid costs more than copying it.
+    type Solved = State<S>;
+
+    fn solved(&self, state: &State<S>) -> State<S> {
+        *state
     }
 
     fn branch(
@@ -931,7 +934,7 @@ impl<S: Banded> Bands<S> {
 impl<S: Banded> Engine<S> for Bands<S> {
     fn new() -> Self {
         Bands {
-            trail: Trail::new(),
+            trail: Trail::new::<S>(),
             started: None,
         }
     }
@@ -977,8 +980,10 @@ impl<S: Banded> Engine<S> for Bands<S> {
         }
     }
 
-    fn solution(&self) -> &Grid<S> {
-        &self.trail.first
+    fn solution(&self) -> Grid<S> {
+        self.trail
+            .first
+            .map_or_else(Grid::empty, |state| state.grid())
     }
 
     fn branches(&self) -> u64 {
@@ -1067,7 +1072,7 @@ mod tests {
         let mut rng = crate::rng::attempt_rng(3, S::N as u64);
         let mut engine = Bands::<S>::new();
         engine.complete(&Grid::empty(), u64::MAX, &mut Ascending);
-        let solution = *engine.solution();
+        let solution = engine.solution();
         let mut puzzle = solution;
         let mut started = Started::new(&puzzle).unwrap();
         let (mut moved, mut clashed) = (0, 0);

@@ -59,7 +59,7 @@ impl<S: Shape> State<S> {
 #[derive(Debug)]
 pub struct Generic<S: Shape, const LOCKED: bool = false> {
     /// Saved alternatives: a state with one digit removed from a cell, and the cell.
-    trail: Trail<S, (State<S>, u16)>,
+    trail: Trail<(State<S>, u16), Grid<S>>,
     rules: Queue<S, LOCKED>,
 }
 
@@ -92,7 +92,7 @@ impl<S: Shape, const LOCKED: bool> Default for Generic<S, LOCKED> {
 impl<S: Shape, const LOCKED: bool> Engine<S> for Generic<S, LOCKED> {
     fn new() -> Self {
         Generic {
-            trail: Trail::new(),
+            trail: Trail::new::<S>(),
             rules: Queue {
                 queue: S::cells(0),
                 queued: 0,
@@ -155,8 +155,8 @@ impl<S: Shape, const LOCKED: bool> Engine<S> for Generic<S, LOCKED> {
         }
     }
 
-    fn solution(&self) -> &Grid<S> {
-        &self.trail.first
+    fn solution(&self) -> Grid<S> {
+        self.trail.first.unwrap_or_else(Grid::empty)
     }
 
     fn branches(&self) -> u64 {
@@ -194,7 +194,9 @@ impl<S: Shape, const LOCKED: bool> Rules<S> for Queue<S, LOCKED> {
         state.placed == S::CELLS
     }
 
-    fn grid(&self, state: &State<S>) -> Grid<S> {
+    type Solved = Grid<S>;
+
+    fn solved(&self, state: &State<S>) -> Grid<S> {
         state.solved()
     }
 

@@ -71,8 +71,9 @@ pub trait Engine<S: Shape>: Send + std::fmt::Debug {
         branching: &mut impl Branching,
     ) -> Outcome;
 
-    /// The first solution found by the last search that found one.
-    fn solution(&self) -> &Grid<S>;
+    /// The first solution found by the last search that found one (an empty grid before
+    /// any search found one).
+    fn solution(&self) -> Grid<S>;
 
     /// Branches taken by this engine so far (a measure of search effort: guesses).
     fn branches(&self) -> u64;

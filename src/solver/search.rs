@@ -4,7 +4,6 @@
 
 use super::{Branching, Outcome};
 use crate::error::Unsolvable;
-use crate::grid::Grid;
 use crate::shape::Shape;
 
 /// One engine's way of propagating and branching, as the search drives it.
@@ -20,8 +19,12 @@ pub(super) trait Rules<S: Shape> {
     /// True when every cell of a propagated state is placed.
     fn is_solved(&self, state: &Self::State) -> bool;
 
-    /// The grid of a solved state.
-    fn grid(&self, state: &Self::State) -> Grid<S>;
+    /// What a search keeps of its first solution: the grid itself, or a state to read it
+    /// from when it is asked for (a count rarely needs it).
+    type Solved: Copy;
+
+    /// What to keep of a solved state.
+    fn solved(&self, state: &Self::State) -> Self::Solved;
 
     /// Narrows `state` to one digit, chosen by `branching`, of an open cell, and pushes the
     /// alternative on `stack`: the same state with that digit removed from the cell.
@@ -39,27 +42,27 @@ pub(super) trait Rules<S: Shape> {
 /// The search's own memory: the backtrack stack, reused from search to search so that a
 /// search allocates nothing once warmed up, and what the searches found.
 #[derive(Debug)]
-pub(super) struct Trail<S: Shape, T> {
+pub(super) struct Trail<T, F> {
     stack: Vec<T>,
-    /// The first solution of the last search that found one.
-    pub first: Grid<S>,
+    /// The first solution of the last search that found one, as the rules keep it.
+    pub first: Option<F>,
     /// Branches taken since the trail was created.
     pub branches: u64,
 }
 
-impl<S: Shape, T> Trail<S, T> {
-    /// A trail with room for the deepest search of this size.
-    pub fn new() -> Self {
+impl<T, F> Trail<T, F> {
+    /// A trail with room for the deepest search of size `S`.
+    pub fn new<S: Shape>() -> Self {
         Trail {
             stack: Vec::with_capacity(S::CELLS),
-            first: Grid::empty(),
+            first: None,
             branches: 0,
         }
     }
 
     /// Searches from `state` (its clues placed) for up to `limit` solutions, taking at most
     /// `budget` branches.
-    pub fn run<R: Rules<S, Saved = T>>(
+    pub fn run<S: Shape, R: Rules<S, Saved = T, Solved = F>>(
         &mut self,
         rules: &mut R,
         mut state: R::State,
@@ -76,7 +79,7 @@ impl<S: Shape, T> Trail<S, T> {
                 Ok(()) if rules.is_solved(&state) => {
                     found += 1;
                     if found == 1 {
-                        self.first = rules.grid(&state);
+                        self.first = Some(rules.solved(&state));
                     }
                     if found >= limit {
                         return Outcome::Solutions(found);
