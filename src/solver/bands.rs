@@ -349,18 +349,19 @@ impl<S: Banded> State<S> {
         (0..S::BOX).fold(0, |cols, r| cols | band >> (S::N * r)) & Self::ROW
     }
 
-    /// Removes `cells` from entry `i`, marking it dirty if that changed it.
+    /// Removes `cells` from entry `i`; returns its dirty bit if that changed it, else 0.
     #[inline(always)]
-    fn clear(&mut self, i: usize, cells: u64) {
+    fn clear(&mut self, i: usize, cells: u64) -> u64 {
         let old = self.cand[i];
         let new = old & !cells;
         self.cand[i] = new;
-        self.dirty |= ((new != old) as u64) << i;
+        ((new != old) as u64) << i
     }
 
-    /// Removes `cells` from every digit of band `b` but `d`, marking the changed entries dirty.
+    /// Removes `cells` from every digit of band `b` but `d`; returns the dirty bits of the
+    /// entries that changed.
     #[inline(always)]
-    fn clear_others(&mut self, b: usize, d: usize, cells: u64) {
+    fn clear_others(&mut self, b: usize, d: usize, cells: u64) -> u64 {
         let keep = self.cand[S::N * b + d];
         let mut changed = 0;
         for e in 0..S::N {
@@ -371,7 +372,7 @@ impl<S: Banded> State<S> {
             changed |= ((new != old) as u64) << e;
         }
         self.cand[S::N * b + d] = keep;
-        self.dirty |= (changed & !(1 << d)) << (S::N * b);
+        (changed & !(1 << d)) << (S::N * b)
     }
 
     /// The candidates of `cell` as a digit mask (bit `d - 1` for digit `d`).
@@ -384,28 +385,28 @@ impl<S: Banded> State<S> {
     }
 
     /// Puts digit `d + 1` in `cell`, which is open and still allows it: clears its row, box
-    /// and column, and the other digits of the cell.
+    /// and column, and the other digits of the cell, marking the changed entries dirty.
     #[inline]
     fn place(&mut self, cell: usize, d: usize) {
         let (b, at) = (cell / Self::WIDTH, cell % Self::WIDTH);
         let bit = 1 << at;
         self.open[b] &= !bit;
         let col = Self::columns(1 << (at % S::N));
+        let mut dirty = 0;
         for other in 0..S::BOX {
             if other != b {
-                self.clear(S::N * other + d, col);
+                dirty |= self.clear(S::N * other + d, col);
             }
         }
-        self.clear(S::N * b + d, S::peers_in_band(at));
-        self.clear_others(b, d, bit);
+        dirty |= self.clear(S::N * b + d, S::peers_in_band(at));
+        self.dirty |= dirty | self.clear_others(b, d, bit);
     }
 
-    /// Recomputes the entry of band `b` and digit `d + 1` after a change; see the module
-    /// docs.
+    /// Recomputes the entry of band `b` and digit `d + 1` after a change (see the module
+    /// docs); returns the dirty bits of the entries that changed in turn.
     #[inline(always)]
-    fn update(&mut self, b: usize, d: usize) -> Result<(), Unsolvable> {
+    fn update(&mut self, b: usize, d: usize) -> Result<u64, Unsolvable> {
         let i = S::N * b + d;
-        self.unruled |= 1 << d;
         let cand = self.cand[i] & S::allowed(S::occupancy(self.cand[i]));
         if cand == 0 {
             return Err(Unsolvable);
@@ -413,34 +414,47 @@ impl<S: Banded> State<S> {
         self.cand[i] = cand;
         let placed = S::lone_rows(cand) & self.open[b];
         if placed == 0 {
-            return Ok(());
+            return Ok(0);
         }
         self.open[b] &= !placed;
         let col = Self::columns(Self::fold(placed));
+        let mut dirty = 0;
         for other in 0..S::BOX {
             if other != b {
-                self.clear(S::N * other + d, col);
+                dirty |= self.clear(S::N * other + d, col);
             }
         }
-        self.clear_others(b, d, placed);
-        Ok(())
+        Ok(dirty | self.clear_others(b, d, placed))
     }
 
-    /// Recomputes changed entries until none changes, a band at a time: the band is then
-    /// known to the compiler in each pass, and the rules reach the same state in any order.
+    /// Recomputes changed entries until none changes, a band at a time (so the digit of an
+    /// entry is a shift away, not a division; the rules reach the same state in any order).
+    /// The dirty bits stay in a register meanwhile: kept in the state, each update waited
+    /// for the last one's writes to them.
     #[inline]
     fn settle(&mut self) -> Result<(), Unsolvable> {
-        while self.dirty != 0 {
-            for b in 0..S::BOX {
-                let lane = low_bits(S::N) << (S::N * b);
-                while self.dirty & lane != 0 {
-                    let i = (self.dirty & lane).trailing_zeros() as usize;
-                    self.dirty &= !(1 << i);
-                    self.update(b, i - S::N * b)?;
+        let (mut dirty, mut unruled) = (self.dirty, 0);
+        let settled = 'settle: {
+            while dirty != 0 {
+                for b in 0..S::BOX {
+                    let lane = low_bits(S::N) << (S::N * b);
+                    while dirty & lane != 0 {
+                        let i = (dirty & lane).trailing_zeros() as usize;
+                        dirty &= !(1 << i);
+                        let d = i - S::N * b;
+                        unruled |= 1 << d;
+                        match self.update(b, d) {
+                            Ok(more) => dirty |= more,
+                            Err(Unsolvable) => break 'settle Err(Unsolvable),
+                        }
+                    }
                 }
             }
-        }
-        Ok(())
+            Ok(())
+        };
+        self.dirty = dirty;
+        self.unruled |= unruled;
+        settled
     }
 
     /// Places every naked single; fails on a cell with no digit left. Returns whether it
@@ -510,7 +524,7 @@ impl<S: Banded> State<S> {
                 if mine != 0 {
                     // The boxes those columns cross, less the columns themselves.
                     let in_boxes = S::box_columns(S::occupancy(mine));
-                    self.clear(S::N * b + d, Self::columns(in_boxes & !mine));
+                    self.dirty |= self.clear(S::N * b + d, Self::columns(in_boxes & !mine));
                 }
             }
         }
