@@ -427,34 +427,49 @@ impl<S: Banded> State<S> {
         Ok(dirty | self.clear_others(b, d, placed))
     }
 
-    /// Recomputes changed entries until none changes, a band at a time (so the digit of an
-    /// entry is a shift away, not a division; the rules reach the same state in any order).
-    /// The dirty bits stay in a register meanwhile: kept in the state, each update waited
-    /// for the last one's writes to them.
+    /// Recomputes changed entries until none changes, a band at a time: the code for each
+    /// band is written out with the band a constant, and the rules reach the same state in
+    /// any order. The dirty bits stay in a register meanwhile: kept in the state, each update
+    /// waited for the last one's writes to them.
     #[inline]
     fn settle(&mut self) -> Result<(), Unsolvable> {
         let (mut dirty, mut unruled) = (self.dirty, 0);
-        let settled = 'settle: {
+        let mut settle = || {
             while dirty != 0 {
-                for b in 0..S::BOX {
-                    let lane = low_bits(S::N) << (S::N * b);
-                    while dirty & lane != 0 {
-                        let i = (dirty & lane).trailing_zeros() as usize;
-                        dirty &= !(1 << i);
-                        let d = i - S::N * b;
-                        unruled |= 1 << d;
-                        match self.update(b, d) {
-                            Ok(more) => dirty |= more,
-                            Err(Unsolvable) => break 'settle Err(Unsolvable),
-                        }
-                    }
+                // The banded sizes have three bands or four.
+                self.settle_band(0, &mut dirty, &mut unruled)?;
+                self.settle_band(1, &mut dirty, &mut unruled)?;
+                self.settle_band(2, &mut dirty, &mut unruled)?;
+                if S::BOX == 4 {
+                    self.settle_band(3, &mut dirty, &mut unruled)?;
                 }
             }
             Ok(())
         };
+        let settled = settle();
         self.dirty = dirty;
         self.unruled |= unruled;
         settled
+    }
+
+    /// Recomputes band `b`'s dirty entries until none is left, adding the entries they
+    /// change to `dirty` and their digits to `unruled`.
+    #[inline(always)]
+    fn settle_band(
+        &mut self,
+        b: usize,
+        dirty: &mut u64,
+        unruled: &mut u32,
+    ) -> Result<(), Unsolvable> {
+        let lane = low_bits(S::N) << (S::N * b);
+        while *dirty & lane != 0 {
+            let i = (*dirty & lane).trailing_zeros() as usize;
+            *dirty &= !(1 << i);
+            let d = i - S::N * b;
+            *unruled |= 1 << d;
+            *dirty |= self.update(b, d)?;
+        }
+        Ok(())
     }
 
     /// Places every naked single; fails on a cell with no digit left. Returns whether it
