@@ -839,16 +839,25 @@ impl<S: Banded> Rules<S> for BandRules {
             Mode::Count | Mode::Test => state.spread_fewest(),
             Mode::Fill => state.first_open(),
         };
-        let d = branching
-            .choose(cell, state.digits_of(cell))
-            .trailing_zeros() as usize;
+        let digits = state.digits_of(cell);
+        let chosen = branching.choose(cell, digits);
+        let d = chosen.trailing_zeros() as usize;
         let width = State::<S>::WIDTH;
         let i = S::N * (cell / width) + d;
         // Copied straight into the stack's buffer: one copy of the state, not two.
         stack.extend_from_slice(std::slice::from_ref(state));
         if let Some(rest) = stack.last_mut() {
-            rest.cand[i] &= !(1 << (cell % width));
-            rest.dirty |= 1 << i;
+            // A count comes back to almost every alternative (it stops only at its limit),
+            // so the other digit of a two-candidate cell is placed in it at once; waiting
+            // took a pass of propagation to find it as a naked single. A removal test often
+            // stops at its first solution and never comes back: there it waits.
+            let others = digits & !chosen;
+            if self.mode == Mode::Count && others.is_power_of_two() {
+                rest.place(cell, others.trailing_zeros() as usize);
+            } else {
+                rest.cand[i] &= !(1 << (cell % width));
+                rest.dirty |= 1 << i;
+            }
         }
         state.place(cell, d);
     }
