@@ -11,8 +11,9 @@
 //! there: its column is cleared in the other bands and the other digits are cleared from the
 //! cell. A column rule finds digits that a column allows in one band only; naked singles (cells
 //! with one digit left) come from two bit sums across the digits. The search branches on a cell
-//! with the fewest candidates, counted for a whole band at once in bit planes, in the box
-//! whose band and stack have the most open cells.
+//! with the fewest candidates, in the box whose band and stack have the most open cells;
+//! cells of two candidates come from three bit sums, other counts from bit planes, for a
+//! whole band at once.
 //!
 //! A band is recomputed only when it changed since it was last looked at (`dirty`), and the
 //! column rule looks only at digits that changed since it last ran (`unruled`). Every
