@@ -184,18 +184,21 @@ impl<S: Shape> Logic<S> {
         self.open -= 1;
         let bit = 1u32 << (d - 1);
         let (n, side) = (S::N, S::BOX);
-        let (row, col) = (cell / n, cell % n);
+        // Units are numbered rows, then columns, then boxes: the table gives the cell's row,
+        // column and box without a division.
+        let units = S::units_of(cell);
+        let (row, col) = (units[0], units[1] - n);
         let cand = self.cand.as_mut();
         // The cell's row, column and box, the cell itself among them (its candidates are gone).
         cand[row * n..][..n].iter_mut().for_each(|c| *c &= !bit);
         let column = &mut cand[col..][..(n - 1) * n + 1];
         (0..n).for_each(|i| column[i * n] &= !bit);
-        let first = row / side * side * n + col / side * side;
+        let first = S::unit(units[2])[0] as usize;
         let block = &mut cand[first..][..(side - 1) * n + side];
         for i in 0..side {
             (0..side).for_each(|j| block[i * n + j] &= !bit);
         }
-        for unit in S::units_of(cell) {
+        for unit in units {
             self.missing[unit] &= !bit;
         }
     }
