@@ -139,13 +139,13 @@ impl Stats {
     /// The human summary: a few lines for stderr.
     pub fn summary(&self) -> String {
         format!(
-            "{puzzles} puzzles in {wall:.2} s on {threads} threads: {pps:.0} puzzles/s\n  \
+            "{puzzles} in {wall:.2} s on {threads}: {pps:.0} puzzles/s\n  \
              attempts {attempts} ({successes} yielded a puzzle), grids {grids} ({gps:.0}/s, {restarts} fill restarts)\n  \
              digs reached {reached}, missed {missed}; duplicates dropped {dups}; uniqueness tests {tpp:.1}/puzzle\n  \
              cpu: fill {fill:.2} s, dig {dig:.2} s, format {format:.2} s, dedup + write {write:.2} s{memory}",
-            puzzles = self.puzzles,
+            puzzles = counted(self.puzzles, "puzzle"),
             wall = self.wall_seconds,
-            threads = self.threads,
+            threads = counted(self.threads as u64, "thread"),
             pps = self.puzzles_per_sec,
             attempts = self.attempts,
             successes = self.successes,
@@ -165,6 +165,14 @@ impl Stats {
                 None => String::new(),
             },
         )
+    }
+}
+
+/// `n` and the noun, plural unless `n` is 1: "1 thread", "2 threads".
+pub fn counted(n: u64, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        _ => format!("{n} {noun}s"),
     }
 }
 

@@ -98,12 +98,14 @@ fn file_bank_gets_manifest_and_stats() {
 #[test]
 fn summary_names_the_seed() {
     bank()
-        .args(["generate", "--count", "3"])
+        .args(["generate", "--count", "3", "--threads", "1"])
         .assert()
         .success()
         .stderr(
             contains("seed")
                 .and(contains("(random)"))
+                .and(contains("3 puzzles in"))
+                .and(contains("on 1 thread:"))
                 .and(contains("puzzles/s")),
         );
     bank()
@@ -173,6 +175,18 @@ fn unreachable_target_ends_short_with_exit_1() {
         .args(["verify", out.to_str().unwrap()])
         .assert()
         .success();
+    // A band the size never reaches: the shortfall names the band, not only the holes.
+    let band = "generate --size 4 --holes 10 --difficulty hard --count 1 --max-attempts 20";
+    bank()
+        .args(band.split(' '))
+        .args(["--seed", "3", "-q"])
+        .assert()
+        .code(1)
+        .stderr(
+            contains("within 20 attempts")
+                .and(contains("missed 10 holes or the band (rating 2.5 to 4.9)"))
+                .and(contains("a wider band")),
+        );
 }
 
 #[test]

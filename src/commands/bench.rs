@@ -18,6 +18,7 @@ use crate::bank::BankWriter;
 use crate::config::{Dedup, Generation, Holes, Job};
 use crate::pipeline;
 use crate::progress::Progress;
+use crate::stats::counted;
 use crate::symmetry::Symmetry;
 
 /// How long each measurement runs.
@@ -93,9 +94,10 @@ pub fn bench(config: &BenchConfig) -> Result<Exit> {
             };
             if !config.json {
                 eprintln!(
-                    "sudoku-bank: {n}×{n}, {target}, {threads} threads: {pps:.0} puzzles/s",
+                    "sudoku-bank: {n}×{n}, {target}, {threads}: {pps:.0} puzzles/s",
                     n = row.size,
                     target = row.holes.phrase(),
+                    threads = counted(threads as u64, "thread"),
                     pps = row.puzzles_per_sec
                 );
             }

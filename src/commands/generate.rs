@@ -16,6 +16,7 @@ use crate::manifest::{Batch, Manifest};
 use crate::output::AtomicFile;
 use crate::pipeline::{self, Existing, Outcome, Status};
 use crate::progress::Progress;
+use crate::stats::counted;
 use crate::symmetry::Symmetry;
 
 /// Builds the bank `config` describes, or carries on the one it names. `stop` ends the
@@ -161,15 +162,24 @@ fn report(config: &GenerateConfig, job: &Job, outcome: &Outcome) {
     }
     match outcome.status {
         Status::Complete => {}
-        Status::Short => eprintln!(
-            "sudoku-bank: only {rows} of {count} puzzles within {attempts} attempts ({missed} dig passes missed {target}, {dups} duplicates dropped); raise --max-attempts or lower --holes",
-            rows = outcome.rows,
-            count = job.count,
-            attempts = outcome.stats.attempts,
-            missed = outcome.stats.digs_missed,
-            target = job.generation.holes.phrase(),
-            dups = outcome.stats.duplicates,
-        ),
+        Status::Short => {
+            // A dig pass misses by falling short of the holes or, with a band, outside it.
+            let (missed, hint) = match job.generation.difficulty {
+                None => (job.generation.holes.phrase(), "lower --holes"),
+                Some(band) => (
+                    format!("{} or the band ({band})", job.generation.holes.phrase()),
+                    "try other --holes or a wider band",
+                ),
+            };
+            eprintln!(
+                "sudoku-bank: only {rows} of {count} puzzles within {attempts} ({passes} dig passes missed {missed}, {dups} duplicates dropped); raise --max-attempts or {hint}",
+                rows = outcome.rows,
+                count = job.count,
+                attempts = counted(outcome.stats.attempts, "attempt"),
+                passes = outcome.stats.digs_missed,
+                dups = outcome.stats.duplicates,
+            )
+        }
         Status::Interrupted => {
             let resume = match &config.output {
                 Output::File(path) => format!(
