@@ -476,6 +476,15 @@ fn solve_names_a_malformed_line() {
         .assert()
         .code(2)
         .stderr(contains("line 1: column 81: unexpected character '?'"));
+    // A bank given without --column: its header is named as CSV, with the way to read it.
+    bank()
+        .arg("rate")
+        .write_stdin("id,size,holes,clues,puzzle,solution,seed,index\n")
+        .assert()
+        .code(2)
+        .stderr(
+            contains("stdin: line 1: a CSV row, not a puzzle").and(contains("--column puzzle")),
+        );
 }
 
 #[test]
@@ -546,6 +555,13 @@ fn bench_times_the_engine_on_a_file() {
         .assert()
         .code(2)
         .stderr(contains(format!("line {}", puzzles.len() + 1)));
+    // So is a CSV file, with the way to take a bank's puzzles out of it.
+    fs::write(&file, format!("id,size,puzzle\n{text}")).unwrap();
+    bank()
+        .args(["bench", "--solve", file.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(contains("line 1: a CSV row, not a puzzle").and(contains("cut -d, -f5")));
 
     // The rater alone: the first graded puzzles, counted by level.
     let graded = fs::read_to_string(crate::util::shared_data("se_rated_qqwing.txt")).unwrap();

@@ -91,6 +91,12 @@ pub fn bench_solver(config: &SolverBench, json: bool) -> Result<Exit> {
     let Some(&(first_line, first)) = lines.first() else {
         bail!("{name} holds no puzzle");
     };
+    if first.contains(',') {
+        bail!(
+            "{name}: line {first_line}: a CSV row, not a puzzle; the bench reads one puzzle per \
+             line (a bank's puzzles: `cut -d, -f5 BANK | tail -n +2`)"
+        );
+    }
     let size = text_size(first).map_err(|e| anyhow!("{name}: line {first_line}: {e}"))?;
     let row = crate::with_shape!(size, S => measure::<S>(&name, &lines, config))?;
     let mut out = io::stdout().lock();

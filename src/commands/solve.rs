@@ -71,6 +71,12 @@ pub(super) fn for_each_puzzle(
                 if text.is_empty() || text.starts_with('#') {
                     continue;
                 }
+                if text.contains(',') {
+                    bail!(
+                        "{name}: line {line}: a CSV row, not a puzzle; to read a bank or \
+                         another CSV file, name its column (--column puzzle)"
+                    );
+                }
                 each(line, text)?;
             }
         }
