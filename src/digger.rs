@@ -604,33 +604,39 @@ impl<S: Shape> Digger<S> {
                     line * n + k
                 }
             };
+            // Where each digit sits on a line: every digit of a full line is written over.
+            let mut at = [0usize; 26];
             for band in 0..side {
                 for i in 0..side {
                     for j in i + 1..side {
                         let (one, two) = (band * side + i, band * side + j);
-                        // Where each digit sits on line `one`.
-                        let mut at = [0usize; 26];
                         for k in 0..n {
                             at[solution.get(cell(one, k)) as usize] = k;
                         }
+                        // The cycles' places on the lines, as masks; a set is built only for
+                        // a short one.
                         let mut seen = 0u64;
                         for start in 0..n {
                             if seen >> start & 1 != 0 {
                                 continue;
                             }
-                            let mut set = CellSet::default();
-                            let (mut k, mut len) = (start, 0);
+                            let (mut k, mut places) = (start, 0u64);
                             loop {
-                                seen |= 1 << k;
-                                set.insert(cell(one, k));
-                                set.insert(cell(two, k));
-                                len += 1;
+                                places |= 1 << k;
                                 k = at[solution.get(cell(two, k)) as usize];
                                 if k == start {
                                     break;
                                 }
                             }
-                            if len <= max_cycle {
+                            seen |= places;
+                            if places.count_ones() as usize <= max_cycle {
+                                let mut set = CellSet::default();
+                                while places != 0 {
+                                    let k = places.trailing_zeros() as usize;
+                                    places &= places - 1;
+                                    set.insert(cell(one, k));
+                                    set.insert(cell(two, k));
+                                }
                                 self.sets[self.found % REMEMBERED_SETS] = set;
                                 self.found += 1;
                             }
