@@ -169,7 +169,7 @@ impl Stats {
 }
 
 /// `n` and the noun, plural unless `n` is 1: "1 thread", "2 threads".
-pub fn counted(n: u64, noun: &str) -> String {
+pub(crate) fn counted(n: u64, noun: &str) -> String {
     match n {
         1 => format!("1 {noun}"),
         _ => format!("{n} {noun}s"),
