@@ -5,7 +5,6 @@
 //! get the same puzzle for the same attempt wherever and whenever it runs.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 use crate::config::{Generation, Holes};
 use crate::digger::Digger;
@@ -15,7 +14,7 @@ use crate::rating::{Band, rate_in};
 use crate::rng::{AttemptRng, attempt_choice, attempt_rng};
 use crate::shape::Shape;
 use crate::solver::{Engine, Solver};
-use crate::stats::Work;
+use crate::stats::{Clock, Work};
 use crate::symmetry::{Orbits, Symmetry};
 
 /// Dig orders tried on one grid before the attempt fills a new one.
@@ -102,23 +101,31 @@ impl<S: Shape> Generator<S> {
     /// `None` when every retry fell short of the hole target.
     pub fn attempt(&mut self, seed: u64, index: u64, work: &mut Work) -> Option<Puzzle<S>> {
         // Nothing sets this flag, so the attempt always finishes.
-        self.attempt_until(seed, index, work, &AtomicBool::new(false))
-            .ok()
-            .flatten()
+        self.attempt_until(
+            seed,
+            index,
+            work,
+            &mut Clock::start(),
+            &AtomicBool::new(false),
+        )
+        .ok()
+        .flatten()
     }
 
     /// [`Generator::attempt`], abandoned once `stop` is set: `Err(Stopped)` says the stop
     /// came before the attempt ended, so it has no result (neither a puzzle nor a miss), and
-    /// the work it did is not added to `work`.
+    /// the work it did is not added to `work`. Its fills and digs are timed by laps of
+    /// `clock`, the first from the clock's last lap.
     pub fn attempt_until(
         &mut self,
         seed: u64,
         index: u64,
         work: &mut Work,
+        clock: &mut Clock,
         stop: &AtomicBool,
     ) -> Result<Option<Puzzle<S>>, Stopped> {
         let mut own = Work::default();
-        let made = self.run(seed, index, &mut own, stop);
+        let made = self.run(seed, index, &mut own, clock, stop);
         // A dig cut short by the stop may have sent the attempt on to another dig order or
         // grid, to a result the uninterrupted attempt would not give: whatever came of an
         // attempt that saw the stop is dropped, and a resumption runs it again.
@@ -134,27 +141,26 @@ impl<S: Shape> Generator<S> {
         seed: u64,
         index: u64,
         work: &mut Work,
+        clock: &mut Clock,
         stop: &AtomicBool,
     ) -> Option<Puzzle<S>> {
         if !self.patterns.is_empty() {
-            return self.run_symmetric(seed, index, work);
+            return self.run_symmetric(seed, index, work, clock);
         }
         let mut rng = attempt_rng(seed, index);
         work.attempts += 1;
         for _ in 0..GRIDS_PER_ATTEMPT {
-            let solution = Self::fill(&mut self.solver, &mut rng, work);
+            let solution = Self::fill(&mut self.solver, &mut rng, work, clock);
             if self.holes == Holes::Exact(0) {
                 // A complete grid: nothing to dig, and one candidate per grid.
-                let started = Instant::now();
                 let made = Self::accept(self.difficulty, solution, solution, Symmetry::None);
-                work.dig_nanos += elapsed_nanos(started);
+                work.dig_nanos += clock.lap();
                 match made {
                     Some(made) => return Some(made),
                     None => continue,
                 }
             }
             for _ in 0..ORDERS_PER_GRID {
-                let started = Instant::now();
                 let dug = match self.holes {
                     Holes::Minimal => Some(self.digger.dig_minimal(
                         &mut self.solver,
@@ -172,7 +178,7 @@ impl<S: Shape> Generator<S> {
                     ),
                 };
                 let made = dug.and_then(|puzzle| self.keep(puzzle, solution, &mut rng, work));
-                work.dig_nanos += elapsed_nanos(started);
+                work.dig_nanos += clock.lap();
                 match made {
                     Some(made) => {
                         work.digs_reached += 1;
@@ -186,12 +192,16 @@ impl<S: Shape> Generator<S> {
     }
 
     /// A complete grid from the attempt's stream, its cost added to `work`.
-    fn fill(solver: &mut Solver<S>, rng: &mut AttemptRng, work: &mut Work) -> Grid<S> {
-        let started = Instant::now();
+    fn fill(
+        solver: &mut Solver<S>,
+        rng: &mut AttemptRng,
+        work: &mut Work,
+        clock: &mut Clock,
+    ) -> Grid<S> {
         let (solution, restarts) = generator::fill(solver, rng);
         work.grids += 1;
         work.fill_restarts += restarts;
-        work.fill_nanos += elapsed_nanos(started);
+        work.fill_nanos += clock.lap();
         solution
     }
 
@@ -254,7 +264,13 @@ impl<S: Shape> Generator<S> {
     /// apart from the stream, so the stream, and the puzzle, are the same whether the
     /// pattern was asked for or drawn (`reproduce` and `verify --provenance` rely on it).
     /// Digs remove whole orbits, top-down; there is no search by swaps.
-    fn run_symmetric(&mut self, seed: u64, index: u64, work: &mut Work) -> Option<Puzzle<S>> {
+    fn run_symmetric(
+        &mut self,
+        seed: u64,
+        index: u64,
+        work: &mut Work,
+        clock: &mut Clock,
+    ) -> Option<Puzzle<S>> {
         let choice = (attempt_choice(seed, index) % self.patterns.len() as u64) as usize;
         let (symmetry, orbits) = &self.patterns[choice];
         let mut rng = attempt_rng(seed, index);
@@ -264,9 +280,8 @@ impl<S: Shape> Generator<S> {
             Holes::Minimal => S::CELLS,
         };
         for _ in 0..GRIDS_PER_ATTEMPT {
-            let solution = Self::fill(&mut self.solver, &mut rng, work);
+            let solution = Self::fill(&mut self.solver, &mut rng, work, clock);
             for _ in 0..ORDERS_PER_GRID {
-                let started = Instant::now();
                 let puzzle = self.digger.dig_orbits(
                     &mut self.solver,
                     &solution,
@@ -279,7 +294,7 @@ impl<S: Shape> Generator<S> {
                 let made = reached
                     .then(|| Self::accept(self.difficulty, puzzle, solution, *symmetry))
                     .flatten();
-                work.dig_nanos += elapsed_nanos(started);
+                work.dig_nanos += clock.lap();
                 if let Some(made) = made {
                     work.digs_reached += 1;
                     return Some(made);
@@ -289,10 +304,6 @@ impl<S: Shape> Generator<S> {
         }
         None
     }
-}
-
-pub(crate) fn elapsed_nanos(since: Instant) -> u64 {
-    since.elapsed().as_nanos() as u64
 }
 
 #[cfg(test)]
@@ -324,11 +335,14 @@ mod tests {
         let mut generator = Generator::<Nine>::new(Holes::Exact(62));
         for index in 0..3 {
             let mut work = Work::default();
-            let stopped = generator.attempt_until(5, index, &mut work, &AtomicBool::new(true));
+            let mut clock = Clock::start();
+            let stopped =
+                generator.attempt_until(5, index, &mut work, &mut clock, &AtomicBool::new(true));
             assert_eq!(stopped, Err(Stopped));
             assert_eq!(work, Work::default(), "a stopped attempt adds no work");
             let mut work = Work::default();
-            let made = generator.attempt_until(5, index, &mut work, &AtomicBool::new(false));
+            let made =
+                generator.attempt_until(5, index, &mut work, &mut clock, &AtomicBool::new(false));
             assert_eq!(made, Ok(generator.attempt(5, index, &mut Work::default())));
             assert_eq!(work.attempts, 1);
         }

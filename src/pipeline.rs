@@ -22,13 +22,13 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::attempt::{Generator, elapsed_nanos};
+use crate::attempt::Generator;
 use crate::bank::{BankWriter, Line, RowFormatter};
 use crate::config::{Dedup, Job};
 use crate::hash::KeySet;
 use crate::progress::Progress;
 use crate::shape::Shape;
-use crate::stats::{Stats, Work};
+use crate::stats::{Clock, Stats, Work};
 
 /// How long one range should keep the pool busy: long enough that hand-offs to the writer
 /// cost little, short enough that Ctrl-C and the progress bar stay responsive.
@@ -160,19 +160,19 @@ fn produce<S: Shape>(
                     (
                         Generator::<S>::for_generation(job.generation),
                         RowFormatter::new(job.dedup),
+                        Clock::start(),
                     )
                 },
-                |(generator, formatter), k| {
+                |(generator, formatter, clock), k| {
                     if stop.load(Ordering::Relaxed) {
                         return None;
                     }
                     let mut work = Work::default();
                     let index = job.shard.index_at(next + k);
-                    let made = generator.attempt_until(job.seed, index, &mut work, stop);
+                    let made = generator.attempt_until(job.seed, index, &mut work, clock, stop);
                     let line = made.ok()?.map(|made| {
-                        let formatting = Instant::now();
                         let line = formatter.line(&made, job.seed, index);
-                        work.format_nanos += elapsed_nanos(formatting);
+                        work.format_nanos += clock.lap();
                         line
                     });
                     Some((line, work))
