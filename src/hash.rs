@@ -139,11 +139,28 @@ impl KeySet {
         self.len() == 0
     }
 
+    /// Reads the home slot of each of `keys`, so that inserting them soon after finds their
+    /// slots in the cache. These reads do not wait on one another, so their cache misses
+    /// overlap; an insert's read waits on the work between inserts (a writer's copying of
+    /// its row), so those misses come one after another.
+    pub fn warm(&self, keys: impl IntoIterator<Item = u128>) {
+        let mut folded = 0;
+        for key in keys {
+            folded ^= self.slots[Self::home(key, self.slots.len())];
+        }
+        std::hint::black_box(folded);
+    }
+
+    /// The slot where the run holding `key` starts: its low 64 bits scaled to `len` slots.
+    #[inline]
+    fn home(key: u128, len: usize) -> usize {
+        ((u128::from(key as u64) * len as u128) >> 64) as usize
+    }
+
     /// Puts non-zero `key` in its slot run; false when it is there already.
     #[inline]
     fn place(slots: &mut [u128], key: u128) -> bool {
-        // The home slot: the low 64 bits scaled to the table's length.
-        let mut at = ((u128::from(key as u64) * slots.len() as u128) >> 64) as usize;
+        let mut at = Self::home(key, slots.len());
         loop {
             match slots[at] {
                 0 => {

@@ -35,6 +35,9 @@ use crate::stats::{Clock, Stats, Work};
 const RANGE_SECONDS: f64 = 0.25;
 /// Attempts per worker thread in one range, at most.
 const MAX_RANGE_PER_THREAD: u64 = 4096;
+/// Rows whose dedup slots the writer reads ahead of inserting their keys (see
+/// [`KeySet::warm`]).
+const WARM_AHEAD: usize = 256;
 
 /// How a batch ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -250,24 +253,37 @@ fn consume<W: Write>(
     while status == Status::Short {
         let Ok(range) = receiver.recv() else { break };
         let writing_started = Instant::now();
-        for (position, result) in (range.first..).zip(&range.results) {
-            let Some((line, attempt_work)) = result else {
-                status = Status::Interrupted;
-                break;
-            };
-            work += *attempt_work;
-            next_position = position + 1;
-            let Some(line) = line else { continue };
-            successes += 1;
-            if job.dedup != Dedup::None && !seen.insert(line.key) {
-                duplicates += 1;
-                continue;
+        'range: for (first, chunk) in (range.first..)
+            .step_by(WARM_AHEAD)
+            .zip(range.results.chunks(WARM_AHEAD))
+        {
+            if job.dedup != Dedup::None {
+                seen.warm(
+                    chunk
+                        .iter()
+                        .flatten()
+                        .filter_map(|(line, _)| Some(line.as_ref()?.key)),
+                );
             }
-            out.write_line(line)?;
-            rows += 1;
-            if rows == job.count {
-                status = Status::Complete;
-                break;
+            for (position, result) in (first..).zip(chunk) {
+                let Some((line, attempt_work)) = result else {
+                    status = Status::Interrupted;
+                    break 'range;
+                };
+                work += *attempt_work;
+                next_position = position + 1;
+                let Some(line) = line else { continue };
+                successes += 1;
+                if job.dedup != Dedup::None && !seen.insert(line.key) {
+                    duplicates += 1;
+                    continue;
+                }
+                out.write_line(line)?;
+                rows += 1;
+                if rows == job.count {
+                    status = Status::Complete;
+                    break 'range;
+                }
             }
         }
         writing += writing_started.elapsed();
