@@ -7,8 +7,9 @@
 //! timing or what other attempts drew — which is what makes a bank reproducible at any
 //! `--threads`, and any single row reproducible from its `seed` and `index`.
 //!
-//! The helpers here ([`below`], [`shuffle`], [`pick_bit`], [`Picks`]) are written out rather than taken
-//! from `rand`'s distributions so the mapping from stream to choices is pinned by this crate.
+//! The helpers here ([`below`], [`shuffle`], [`pick_bit`], [`Picks`]) are written out rather
+//! than taken from `rand`'s distributions so the mapping from stream to choices is pinned by
+//! this crate.
 
 use rand::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
