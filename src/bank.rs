@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::attempt::Puzzle;
 use crate::config::{Dedup, Generation};
 use crate::dedup::Keyer;
-use crate::hash::{puzzle_id_digits, puzzle_id_hex};
+use crate::hash::{id_digits, puzzle_id_hex};
 use crate::input::CsvProblem;
 use crate::rating::Level;
 use crate::shape::Shape;
@@ -151,7 +151,8 @@ impl RowFormatter {
         made.puzzle.write_bytes(&mut self.puzzle);
         made.solution.write_bytes(&mut self.solution);
         let holes = self.puzzle.iter().filter(|&&b| b == b'.').count();
-        let id = puzzle_id_digits(&self.puzzle);
+        let (key, id) = self.keyer.key_and_id(&made.puzzle, &self.puzzle);
+        let id = id_digits(id);
         let mut digits = [itoa::Buffer::new(); 5];
         let [size, holes_digits, clues, seed_digits, index_digits] = &mut digits;
         let fields: [&[u8]; 8] = [
@@ -181,7 +182,6 @@ impl RowFormatter {
             bytes.push(b',');
             bytes.extend_from_slice(Level::of_tenths(tenths).name().as_bytes());
         }
-        let key = self.keyer.key(&made.puzzle);
         if let Some(canon_id) = key.canon_id {
             bytes.push(b',');
             bytes.extend_from_slice(&canon_id);

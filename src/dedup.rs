@@ -9,7 +9,7 @@
 use crate::canon::Canonicalizer;
 use crate::config::Dedup;
 use crate::grid::Grid;
-use crate::hash::{dedup_key, puzzle_id_digits};
+use crate::hash::{dedup_key, id_and_key, puzzle_id, puzzle_id_digits};
 use crate::shape::Shape;
 
 /// A puzzle's dedup key, and its `canon_id` under canonical dedup.
@@ -52,6 +52,22 @@ impl Keyer {
             canon_id: canon.map(|_| puzzle_id_digits(&self.text)),
         }
     }
+
+    /// The key of `puzzle`, whose text is `text`, and [`puzzle_id`] of `text`: in one pass
+    /// over the text when the key is the text's own ([`id_and_key`]).
+    pub fn key_and_id<S: Shape>(&mut self, puzzle: &Grid<S>, text: &[u8]) -> (Key, u64) {
+        match self.dedup {
+            Dedup::Canonical => (self.key(puzzle), puzzle_id(text)),
+            Dedup::Exact | Dedup::None => {
+                let (id, key) = id_and_key(text);
+                let key = Key {
+                    key,
+                    canon_id: None,
+                };
+                (key, id)
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -83,5 +99,11 @@ mod tests {
         let canon = crate::canon::canonical(&puzzle).unwrap().to_string();
         assert_eq!(key.key, dedup_key(&canon));
         assert_eq!(key.canon_id, Some(puzzle_id_digits(&canon)));
+        // The row's id is the text's own under every mode; the key, the mode's.
+        for (keyer, want) in [(&mut exact, dedup_key(text)), (&mut canonical, key.key)] {
+            let (both, id) = keyer.key_and_id(&puzzle, text.as_bytes());
+            assert_eq!((both.key, id), (want, puzzle_id(text)));
+            assert_eq!(both, keyer.key(&puzzle));
+        }
     }
 }

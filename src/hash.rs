@@ -21,10 +21,7 @@ const LANE_B: u64 = 0x1319_8A2E_0370_7344;
 
 /// The 64-bit content hash of a puzzle's text form (the `id` column's value).
 pub fn puzzle_id(text: impl AsRef<[u8]>) -> u64 {
-    let hash = text.as_ref().iter().fold(FNV64_OFFSET, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(FNV64_PRIME)
-    });
-    mix64(hash)
+    mix64(text.as_ref().iter().fold(FNV64_OFFSET, fnv_step))
 }
 
 /// `puzzle_id` as the bank writes it: 16 lowercase hex digits.
@@ -34,28 +31,84 @@ pub fn puzzle_id_hex(text: impl AsRef<[u8]>) -> String {
 
 /// [`puzzle_id_hex`] into a fixed buffer, for the writer's hot path.
 pub fn puzzle_id_digits(text: impl AsRef<[u8]>) -> [u8; 16] {
+    id_digits(puzzle_id(text))
+}
+
+/// A [`puzzle_id`] as 16 lowercase hex digits.
+pub fn id_digits(id: u64) -> [u8; 16] {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let id = puzzle_id(text);
     std::array::from_fn(|i| HEX[(id >> (60 - 4 * i) & 0xF) as usize])
 }
 
 /// The 128-bit key by which exact duplicates are recognised.
 pub fn dedup_key(text: impl AsRef<[u8]>) -> u128 {
     let bytes = text.as_ref();
-    let (mut a, mut b) = (LANE_A, LANE_B);
+    let mut lanes = Lanes::new();
     let mut words = bytes.chunks_exact(8);
-    let mut take = |word: u64| {
-        a = mix64(a ^ word);
-        b = mix64(b.wrapping_add(word).rotate_left(29));
-    };
     for word in &mut words {
-        take(u64::from_le_bytes(word.try_into().expect("eight bytes")));
+        lanes.take(word_of(word));
     }
-    let mut last = [0u8; 8];
-    last[..words.remainder().len()].copy_from_slice(words.remainder());
-    take(u64::from_le_bytes(last));
-    take(bytes.len() as u64);
-    u128::from(a) << 64 | u128::from(b)
+    lanes.finish(words.remainder(), bytes.len())
+}
+
+/// [`puzzle_id`] and [`dedup_key`] of one text, in one pass over it. The id's chain of
+/// byte steps is slow (each waits for the last multiplication) and the key's lanes do not
+/// depend on it, so taking a word of the key with each eight bytes of the id costs little
+/// more than the id alone.
+pub fn id_and_key(text: impl AsRef<[u8]>) -> (u64, u128) {
+    let bytes = text.as_ref();
+    let (mut id, mut lanes) = (FNV64_OFFSET, Lanes::new());
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        id = word.iter().fold(id, fnv_step);
+        lanes.take(word_of(word));
+    }
+    let rest = words.remainder();
+    id = rest.iter().fold(id, fnv_step);
+    (mix64(id), lanes.finish(rest, bytes.len()))
+}
+
+/// One byte of FNV-1a.
+#[inline(always)]
+fn fnv_step(hash: u64, &byte: &u8) -> u64 {
+    (hash ^ u64::from(byte)).wrapping_mul(FNV64_PRIME)
+}
+
+/// Eight bytes as a little-endian word.
+#[inline(always)]
+fn word_of(bytes: &[u8]) -> u64 {
+    u64::from_le_bytes(bytes.try_into().expect("eight bytes"))
+}
+
+/// The two lanes of [`dedup_key`], each a word at a time.
+struct Lanes {
+    a: u64,
+    b: u64,
+}
+
+impl Lanes {
+    fn new() -> Self {
+        Lanes {
+            a: LANE_A,
+            b: LANE_B,
+        }
+    }
+
+    #[inline(always)]
+    fn take(&mut self, word: u64) {
+        self.a = mix64(self.a ^ word);
+        self.b = mix64(self.b.wrapping_add(word).rotate_left(29));
+    }
+
+    /// The key of a text of `len` bytes whose whole words were taken and whose last bytes
+    /// (fewer than eight) are `rest`.
+    fn finish(mut self, rest: &[u8], len: usize) -> u128 {
+        let mut last = [0u8; 8];
+        last[..rest.len()].copy_from_slice(rest);
+        self.take(u64::from_le_bytes(last));
+        self.take(len as u64);
+        u128::from(self.a) << 64 | u128::from(self.b)
+    }
 }
 
 /// A set of [`dedup_key`]s: one open-addressed table of `u128` slots with linear probing,
@@ -202,6 +255,20 @@ mod tests {
         let text =
             "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
         assert_eq!(puzzle_id_digits(text), *b"fc22f0b1bc8c9fe6");
+    }
+
+    #[test]
+    fn one_pass_gives_the_id_and_the_key() {
+        let grid =
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+        for len in 0..=grid.len() {
+            let text = &grid[..len];
+            assert_eq!(
+                id_and_key(text),
+                (puzzle_id(text), dedup_key(text)),
+                "{text}"
+            );
+        }
     }
 
     #[test]
