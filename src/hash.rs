@@ -116,8 +116,8 @@ impl Lanes {
 /// are already uniformly mixed; slot value 0 means empty (the key 0 is held apart).
 ///
 /// Sized up front for the keys a batch can hold (up to [`KeySet::MAX_PRESIZED`]), the table
-/// does not grow during the batch, and its pages are only touched as keys land in them: the
-/// zeroed allocation is lazy.
+/// does not grow during the batch. Every page of a new table is written once up front (see
+/// [`KeySet::table`]), so a batch's set is resident from its start.
 #[derive(Debug, Clone)]
 pub struct KeySet {
     slots: Vec<u128>,
@@ -144,7 +144,7 @@ impl KeySet {
     /// [`KeySet::MAX_PRESIZED`] (a batch bounded by time, say).
     pub fn with_capacity(keys: u64) -> Self {
         KeySet {
-            slots: vec![0; Self::slots_for(keys)],
+            slots: Self::table(Self::slots_for(keys)),
             len: 0,
             has_zero: false,
         }
@@ -226,12 +226,27 @@ impl KeySet {
         }
     }
 
+    /// `slots` empty slots, every 4 KiB page of them written once. Fresh memory is mapped
+    /// on first touch; a write maps a zeroed page of its own, but a read maps the shared zero
+    /// page, and the write after it (the writer reads a slot before it fills it) copies that
+    /// page and interrupts every other core running the batch to flush its TLB. Writing each
+    /// page first costs one fault a page and no interruption.
+    fn table(slots: usize) -> Vec<u128> {
+        const SLOTS_PER_PAGE: usize = 4096 / std::mem::size_of::<u128>();
+        let mut table = vec![0; slots];
+        for slot in table.iter_mut().step_by(SLOTS_PER_PAGE) {
+            // A value the compiler cannot see is zero, so the write stays.
+            *slot = std::hint::black_box(0);
+        }
+        table
+    }
+
     fn grow(&mut self) {
         self.resize(2 * self.slots.len());
     }
 
     fn resize(&mut self, slots: usize) {
-        let old = std::mem::replace(&mut self.slots, vec![0; slots]);
+        let old = std::mem::replace(&mut self.slots, Self::table(slots));
         for key in old.into_iter().filter(|&key| key != 0) {
             Self::place(&mut self.slots, key);
         }

@@ -237,7 +237,7 @@ fn consume<W: Write>(
     } = existing;
     if job.dedup != Dedup::None {
         // Room for the whole batch up front, so the set does not stop the writer to grow as
-        // it fills; its pages are touched only as keys arrive.
+        // it fills.
         seen.reserve(job.count.saturating_sub(batch_rows));
     }
     let mut work = Work::default();
