@@ -116,8 +116,9 @@ impl Lanes {
 /// are already uniformly mixed; slot value 0 means empty (the key 0 is held apart).
 ///
 /// Sized up front for the keys a batch can hold (up to [`KeySet::MAX_PRESIZED`]), the table
-/// does not grow during the batch. Every page of a new table is written once up front (see
-/// [`KeySet::table`]), so a batch's set is resident from its start.
+/// does not grow during the batch. Every page of a new table is written once up front (a
+/// page first read and then written costs the other cores a TLB flush), so a batch's set is
+/// resident from its start.
 #[derive(Debug, Clone)]
 pub struct KeySet {
     slots: Vec<u128>,
