@@ -8,7 +8,9 @@
 //!
 //! - *naked*: the cell's clue peers hold every other digit, so the removal stands;
 //! - *hidden*: in one of the cell's units, every other empty cell sees the removed digit
-//!   among its clue peers, so the digit can only go back in this cell: the removal stands;
+//!   among its clue peers, so the digit can only go back in this cell: the removal stands
+//!   (a top-down dig keeps masks of where each digit stands and which places are empty, so
+//!   this takes a few mask operations and no branch per cell);
 //! - *unavoidable sets*: when a search finds a second solution, the cells where it differs
 //!   from the grid form an unavoidable set — a puzzle with no clue in it has both solutions.
 //!   The dig remembers the last [`REMEMBERED_SETS`] of them, starting with the grid's small
