@@ -358,7 +358,8 @@ impl<S: Shape> Digger<S> {
             clues: CellSet::first(S::CELLS),
             holes: 0,
         };
-        // Digits placed in each unit: every unit is full to begin with.
+        // Digits placed in each unit: every unit is full to begin with. `places` holds the
+        // same clues the other way round (each digit's units), for the hidden check.
         let mut used: S::Units<u32> = S::units(S::ALL);
         let mut places = Places::full::<S>();
         for &cell in order.as_ref() {
