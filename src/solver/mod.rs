@@ -83,6 +83,11 @@ pub trait Engine<S: Shape>: Send + std::fmt::Debug {
 pub trait Branching {
     /// One set bit of `candidates` (which has two or more), the candidates of `cell`.
     fn choose(&mut self, cell: usize, candidates: u32) -> u32;
+
+    /// The solution this order steers toward, if any, as a grid of `N`×`N` digits.
+    fn known(&self) -> Option<&[Digit]> {
+        None
+    }
 }
 
 /// Tries digits in increasing order: the deterministic choice for counting.
@@ -113,6 +118,10 @@ impl<S: Shape> Branching for Toward<'_, S> {
         } else {
             lowest(candidates)
         }
+    }
+
+    fn known(&self) -> Option<&[Digit]> {
+        Some(self.0.digits())
     }
 }
 
