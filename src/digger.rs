@@ -45,7 +45,7 @@ use rand::RngCore;
 use crate::grid::{Digit, Grid};
 use crate::rng::{below, shuffle};
 use crate::shape::Shape;
-use crate::solver::{Engine, Toward, bit};
+use crate::solver::{CELL_WORDS, Engine, Toward, bit};
 use crate::symmetry::Orbits;
 
 /// Unavoidable sets a dig remembers; a new one replaces the oldest.
@@ -60,7 +60,7 @@ const TWO_LINE_CYCLES: usize = 4;
 pub const SWAPS_PER_MISSING_HOLE: usize = 1000;
 
 /// 64-bit words in a [`CellSet`]: room for the 625 cells of 25×25.
-const WORDS: usize = 10;
+const WORDS: usize = CELL_WORDS;
 
 /// What came of a swap ([`Digger::swap`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -452,7 +452,7 @@ impl<S: Shape> Digger<S> {
         ) {
             Some(false) => {}
             Some(true) => {
-                self.remember(&job.solver.solution(), solution);
+                self.remember(CellSet(job.solver.differences(solution)));
                 return Swap::Refuted;
             }
             None => return Swap::Declined,
@@ -565,7 +565,7 @@ impl<S: Shape> Digger<S> {
         );
         puzzle.set(cell, digit);
         if other == Some(true) {
-            self.remember(&job.solver.solution(), job.solution);
+            self.remember(CellSet(job.solver.differences(job.solution)));
         }
         other == Some(false)
     }
@@ -666,14 +666,8 @@ impl<S: Shape> Digger<S> {
             .any(|set| (0..Self::WORDS).all(|w| set.0[w] & clues.0[w] == 0))
     }
 
-    /// Remembers the cells where `other` differs from `solution`.
-    fn remember(&mut self, other: &Grid<S>, solution: &Grid<S>) {
-        let mut set = CellSet::default();
-        for (cell, (a, b)) in other.digits().iter().zip(solution.digits()).enumerate() {
-            if a != b {
-                set.insert(cell);
-            }
-        }
+    /// Remembers an unavoidable set.
+    fn remember(&mut self, set: CellSet) {
         self.sets[self.found % REMEMBERED_SETS] = set;
         self.found += 1;
     }

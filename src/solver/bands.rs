@@ -29,7 +29,7 @@ use std::fmt::Debug;
 use std::ops::{Index, IndexMut};
 
 use super::search::{Rules, Trail};
-use super::{Ascending, Branching, Engine, Outcome};
+use super::{Ascending, Branching, CELL_WORDS, CellWords, Engine, Outcome, differences};
 use crate::error::Unsolvable;
 use crate::grid::{Digit, Grid};
 use crate::shape::{Nine, Shape, Sixteen};
@@ -708,7 +708,8 @@ pub struct Bands<S: Banded> {
     trail: Trail<State<S>, State<S>>,
     /// The start state of the puzzle the last removal test was given, if it had one.
     started: Option<Started<S>>,
-    /// The known solution the last removal test was steered toward, if any.
+    /// The grid the last removal test was steered toward, or the last second solution was
+    /// compared with ([`Engine::differences`]), kept while it stays the same.
     known: Option<Known<S>>,
 }
 
@@ -1122,6 +1123,30 @@ impl<S: Banded> Engine<S> for Bands<S> {
             .map_or_else(Grid::empty, |state| state.grid())
     }
 
+    /// From the solved state's entries and the grid's, as masks: no grid is built.
+    fn differences(&mut self, grid: &Grid<S>) -> CellWords {
+        let Some(solved) = self.trail.first else {
+            return differences(&self.solution(), grid);
+        };
+        self.know(Some(grid.digits()));
+        let Some(known) = &self.known else {
+            return differences(&self.solution(), grid);
+        };
+        let width = State::<S>::WIDTH;
+        let mut words = [0; CELL_WORDS];
+        for b in 0..S::BOX {
+            let differ = (0..S::N).fold(0, |differ, d| {
+                differ | solved.cand[S::N * b + d] & !known.cells[S::N * b + d]
+            });
+            let (word, shift) = (width * b / 64, width * b % 64);
+            words[word] |= differ << shift;
+            if shift != 0 && shift + width > 64 {
+                words[word + 1] |= differ >> (64 - shift);
+            }
+        }
+        words
+    }
+
     fn branches(&self) -> u64 {
         self.trail.branches
     }
@@ -1283,6 +1308,43 @@ mod tests {
             }
         }
         assert!(astray_cells > 0, "no open cell lost its digit");
+    }
+
+    /// `differences` from the masks against a cell-by-cell comparison, after removal tests
+    /// that found a second solution on puzzles with random holes.
+    fn differences_from_masks<S: Banded>() {
+        use crate::solver::Toward;
+        use rand::Rng;
+        let mut rng = crate::rng::attempt_rng(11, S::N as u64);
+        let mut engine = Bands::<S>::new();
+        engine.complete(&Grid::empty(), u64::MAX, &mut Ascending);
+        let solution = engine.solution();
+        let mut found = 0;
+        for _ in 0..300 {
+            let mut puzzle = solution;
+            for _ in 0..rng.random_range(S::CELLS / 3..S::CELLS * 2 / 3) {
+                puzzle.set(rng.random_range(0..S::CELLS), 0);
+            }
+            let cell = rng.random_range(0..S::CELLS);
+            puzzle.set(cell, 0);
+            let digit = solution.get(cell);
+            let mut toward = Toward(&solution);
+            if engine.has_solution_without_within(&puzzle, cell, digit, 1000, &mut toward)
+                == Some(true)
+            {
+                let cells = engine.differences(&solution);
+                assert_eq!(cells, differences(&engine.solution(), &solution));
+                assert!(cells[cell / 64] >> (cell % 64) & 1 != 0);
+                found += 1;
+            }
+        }
+        assert!(found > 10, "{found} second solutions");
+    }
+
+    #[test]
+    fn differences_come_from_the_masks() {
+        differences_from_masks::<Nine>();
+        differences_from_masks::<Sixteen>();
     }
 
     #[test]

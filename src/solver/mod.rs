@@ -75,8 +75,29 @@ pub trait Engine<S: Shape>: Send + std::fmt::Debug {
     /// any search found one).
     fn solution(&self) -> Grid<S>;
 
+    /// The cells where [`Engine::solution`] differs from `grid`, bit `cell % 64` of word
+    /// `cell / 64`: the unavoidable set that a second solution of a dug puzzle reveals.
+    fn differences(&mut self, grid: &Grid<S>) -> CellWords {
+        differences(&self.solution(), grid)
+    }
+
     /// Branches taken by this engine so far (a measure of search effort: guesses).
     fn branches(&self) -> u64;
+}
+
+/// Words of a set of cells, one bit each: room for the 625 cells of 25×25.
+pub const CELL_WORDS: usize = 10;
+
+/// A set of cells, bit `cell % 64` of word `cell / 64`.
+pub type CellWords = [u64; CELL_WORDS];
+
+/// The cells where two grids differ.
+pub fn differences<S: Shape>(one: &Grid<S>, other: &Grid<S>) -> CellWords {
+    let mut words = [0; CELL_WORDS];
+    for (cell, (a, b)) in one.digits().iter().zip(other.digits()).enumerate() {
+        words[cell / 64] |= u64::from(a != b) << (cell % 64);
+    }
+    words
 }
 
 /// How a search picks the digit to try first at a branch.
