@@ -1024,8 +1024,8 @@ impl<S: Banded> Bands<S> {
         started.map(|started| started.state)
     }
 
-    /// Keeps the solution a removal test is steered toward (rebuilt only when it changed):
-    /// true when there is one.
+    /// Keeps the grid `digits` (a removal test's known solution) as [`Known`] masks, rebuilt
+    /// only when it changed: true when there is one.
     fn know(&mut self, digits: Option<&[Digit]>) -> bool {
         let Some(digits) = digits else {
             return false;
