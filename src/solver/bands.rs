@@ -1226,14 +1226,19 @@ mod tests {
             && (a.dirty, a.unruled) == (b.dirty, b.unruled)
     }
 
+    /// A complete grid: the first one the engine fills in ascending order.
+    fn a_grid<S: Banded>() -> Grid<S> {
+        let mut engine = Bands::<S>::new();
+        engine.complete(&Grid::empty(), u64::MAX, &mut Ascending);
+        engine.solution()
+    }
+
     /// A kept start state moved by a few cells at a time — clues emptied, put back, and
     /// some that clash — is the start state built afresh, and fails exactly when that does.
     fn kept_starts_are_fresh_ones<S: Banded>() {
         use rand::Rng;
         let mut rng = crate::rng::attempt_rng(3, S::N as u64);
-        let mut engine = Bands::<S>::new();
-        engine.complete(&Grid::empty(), u64::MAX, &mut Ascending);
-        let solution = engine.solution();
+        let solution = a_grid::<S>();
         let mut puzzle = solution;
         let mut started = Started::new(&puzzle).unwrap();
         let (mut moved, mut clashed) = (0, 0);
@@ -1280,9 +1285,7 @@ mod tests {
     fn astray_cells_lost_the_known_digit<S: Banded>() {
         use rand::Rng;
         let mut rng = crate::rng::attempt_rng(7, S::N as u64);
-        let mut engine = Bands::<S>::new();
-        engine.complete(&Grid::empty(), u64::MAX, &mut Ascending);
-        let solution = engine.solution();
+        let solution = a_grid::<S>();
         let known = Known::new(solution);
         let mut astray_cells = 0;
         for _ in 0..200 {
@@ -1317,8 +1320,7 @@ mod tests {
         use rand::Rng;
         let mut rng = crate::rng::attempt_rng(11, S::N as u64);
         let mut engine = Bands::<S>::new();
-        engine.complete(&Grid::empty(), u64::MAX, &mut Ascending);
-        let solution = engine.solution();
+        let solution = a_grid::<S>();
         let mut found = 0;
         for _ in 0..300 {
             let mut puzzle = solution;
