@@ -169,6 +169,28 @@ mod tests {
     }
 
     #[test]
+    fn pick_bit_takes_the_kth_lowest_bit_for_k_drawn_by_below() {
+        let mut masks = attempt_rng(9, 9);
+        for _ in 0..5000 {
+            // Up to 25 bits, as 25×25 digit masks have.
+            let mask = (masks.next_u32() & ((1 << 25) - 1)).max(1);
+            let (mut rng, mut same) = (
+                attempt_rng(4, u64::from(mask)),
+                attempt_rng(4, u64::from(mask)),
+            );
+            let mut rest = mask;
+            for _ in 0..below(&mut same, mask.count_ones()) {
+                rest &= rest - 1;
+            }
+            assert_eq!(
+                pick_bit(&mut rng, mask),
+                rest & rest.wrapping_neg(),
+                "{mask:#b}"
+            );
+        }
+    }
+
+    #[test]
     fn picks_are_uniform_over_the_mask() {
         let mut rng = attempt_rng(3, 3);
         let mut picks = Picks::new(&mut rng);
