@@ -10,7 +10,7 @@ use crate::util::{bank, stdout_of};
 fn fixed_seed_banks_are_pinned() {
     for (size, holes, count, expected) in [
         ("9", "50", "200", "1c8a9e4ece1d8509"),
-        ("16", "150", "20", "83aed0dfbd555c8d"),
+        ("16", "150", "20", "eb7f34f79bd1d249"),
     ] {
         let csv = stdout_of(&[
             "generate",

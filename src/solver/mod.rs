@@ -63,7 +63,9 @@ pub trait Engine<S: Shape>: Send + std::fmt::Debug {
     ) -> Option<bool>;
 
     /// Completes `puzzle` with digits chosen by `branching`, giving up after `budget`
-    /// branches. The first solution found is then in [`Engine::solution`].
+    /// branches. The first solution found is then in [`Engine::solution`]. Made for fills,
+    /// it may trade completeness for speed (the band engine does): `Solutions(0)` says only
+    /// that this search found none.
     fn complete(
         &mut self,
         puzzle: &Grid<S>,
