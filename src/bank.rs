@@ -127,15 +127,6 @@ pub struct RowFormatter {
     keyer: Keyer,
 }
 
-/// One formatted row: its CSV line and the dedup key of its puzzle.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line {
-    /// The puzzle's dedup key ([`crate::dedup`]).
-    pub key: u128,
-    /// The row, as CSV, with its line ending.
-    pub bytes: Vec<u8>,
-}
-
 impl RowFormatter {
     /// A formatter with empty buffers, keying puzzles under `dedup`.
     pub fn new(dedup: Dedup) -> Self {
@@ -146,8 +137,22 @@ impl RowFormatter {
         }
     }
 
-    /// The line of `made`, produced by attempt `index` of the batch seeded `seed`.
-    pub fn line<S: Shape>(&mut self, made: &Puzzle<S>, seed: u64, index: u64) -> Line {
+    /// The most bytes a line of a grid of `cells` cells takes: its two grids, and at most 128
+    /// for the other fields, commas and line ending (118 with every optional column).
+    pub const fn most_bytes(cells: usize) -> usize {
+        2 * cells + 128
+    }
+
+    /// Appends the CSV line of `made`, produced by attempt `index` of the batch seeded
+    /// `seed`, to `bytes`, with its line ending; returns the dedup key of its puzzle
+    /// ([`crate::dedup`]).
+    pub fn append_line<S: Shape>(
+        &mut self,
+        made: &Puzzle<S>,
+        seed: u64,
+        index: u64,
+        bytes: &mut Vec<u8>,
+    ) -> u128 {
         made.puzzle.write_bytes(&mut self.puzzle);
         made.solution.write_bytes(&mut self.solution);
         let holes = self.puzzle.iter().filter(|&&b| b == b'.').count();
@@ -165,7 +170,6 @@ impl RowFormatter {
             seed_digits.format(seed).as_bytes(),
             index_digits.format(index).as_bytes(),
         ];
-        let mut bytes = Vec::with_capacity(fields.iter().map(|f| f.len() + 1).sum::<usize>() + 13);
         for (i, field) in fields.iter().enumerate() {
             if i > 0 {
                 bytes.push(b',');
@@ -187,10 +191,7 @@ impl RowFormatter {
             bytes.extend_from_slice(&canon_id);
         }
         bytes.push(b'\n');
-        Line {
-            key: key.key,
-            bytes,
-        }
+        key.key
     }
 }
 
@@ -227,8 +228,8 @@ impl<W: Write> BankWriter<W> {
     }
 
     /// Appends one line made by a [`RowFormatter`].
-    pub fn write_line(&mut self, line: &Line) -> io::Result<()> {
-        self.out.write_all(&line.bytes)
+    pub fn write_line(&mut self, line: &[u8]) -> io::Result<()> {
+        self.out.write_all(line)
     }
 
     /// Appends one row read from another bank, field by field.
@@ -451,8 +452,10 @@ mod tests {
         assert!(text.ends_with('\n') && !text.contains('\r'));
         // The workers' formatted line is the same bytes.
         let mut fast = BankWriter::new(Vec::new(), &nine(40), Dedup::Exact).unwrap();
-        let line = RowFormatter::new(Dedup::Exact).line(&puzzle, 1, 0);
-        assert_eq!(line.key, crate::hash::dedup_key(&row.puzzle));
+        let mut line = b"before".to_vec();
+        let key = RowFormatter::new(Dedup::Exact).append_line(&puzzle, 1, 0, &mut line);
+        assert_eq!(key, crate::hash::dedup_key(&row.puzzle));
+        assert_eq!(line.drain(..6).as_slice(), b"before");
         fast.write_line(&line).unwrap();
         assert_eq!(String::from_utf8(fast.finish().unwrap()).unwrap(), text);
     }
@@ -471,8 +474,9 @@ mod tests {
         assert!(text.starts_with("id,size,holes,clues,puzzle,solution,seed,index,symmetry\n"));
         assert!(text.ends_with(",1,0,rot90\n"), "{text}");
         let mut fast = BankWriter::new(Vec::new(), &generation, Dedup::Exact).unwrap();
-        fast.write_line(&RowFormatter::new(Dedup::Exact).line(&puzzle, 1, 0))
-            .unwrap();
+        let mut line = Vec::new();
+        RowFormatter::new(Dedup::Exact).append_line(&puzzle, 1, 0, &mut line);
+        fast.write_line(&line).unwrap();
         assert_eq!(String::from_utf8(fast.finish().unwrap()).unwrap(), text);
         let reader = BankReader::new("b", text.as_bytes()).unwrap();
         assert!(
@@ -494,8 +498,9 @@ mod tests {
         let text = String::from_utf8(slow.finish().unwrap()).unwrap();
         assert!(text.starts_with("id,size,holes,clues,puzzle,solution,seed,index,canon_id\n"));
         let mut fast = BankWriter::new(Vec::new(), &nine(40), Dedup::Canonical).unwrap();
-        let line = RowFormatter::new(Dedup::Canonical).line(&puzzle, 1, 0);
-        assert_eq!(line.key, crate::hash::dedup_key(&canon));
+        let mut line = Vec::new();
+        let key = RowFormatter::new(Dedup::Canonical).append_line(&puzzle, 1, 0, &mut line);
+        assert_eq!(key, crate::hash::dedup_key(&canon));
         fast.write_line(&line).unwrap();
         assert_eq!(String::from_utf8(fast.finish().unwrap()).unwrap(), text);
         let mut reader = BankReader::new("b", text.as_bytes()).unwrap();

@@ -7,8 +7,9 @@
 //! are, changes nothing in the output: each attempt's result depends only on `(seed, index)`,
 //! and the writer alone decides what is kept. The producer works at most one range ahead,
 //! sizing ranges to about a quarter second of work at the pace seen so far, and from the
-//! success rate so far so that little work is thrown away at the end. Workers also format
-//! their rows, so the writer only deduplicates and copies bytes.
+//! success rate so far so that little work is thrown away at the end. A worker takes a range
+//! in chunks of consecutive attempts and formats their rows into one buffer per chunk, so
+//! the writer only deduplicates and copies bytes, and no attempt allocates.
 //!
 //! When `stop` is set (Ctrl-C), workers start no new attempt and abandon a long search by
 //! swaps; the writer still takes every attempt that finished before the first one that did
@@ -22,8 +23,8 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::attempt::Generator;
-use crate::bank::{BankWriter, Line, RowFormatter};
+use crate::attempt::{Generator, Stopped};
+use crate::bank::{BankWriter, RowFormatter};
 use crate::config::{Dedup, Job};
 use crate::hash::KeySet;
 use crate::progress::Progress;
@@ -38,6 +39,11 @@ const MAX_RANGE_PER_THREAD: u64 = 4096;
 /// Rows whose dedup slots the writer reads ahead of inserting their keys (see
 /// [`KeySet::warm`]).
 const WARM_AHEAD: usize = 256;
+/// Chunks per worker thread in one range, at least (when the range has as many attempts):
+/// enough for the pool to even out attempts that take unequal times.
+const CHUNKS_PER_THREAD: u64 = 16;
+/// Attempts in one chunk, at most.
+const MAX_CHUNK: u64 = 64;
 
 /// How a batch ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,12 +70,86 @@ pub struct Outcome {
     pub stats: Stats,
 }
 
-/// The results of one range of attempts, in index order: each success as its formatted line,
-/// `None` for an attempt that a stop left unstarted or unfinished.
+/// The results of one range of attempts, in index order, in chunks of consecutive attempts.
 struct Range {
     /// The position of the first in the shard's run of attempt indices.
     first: u64,
-    results: Vec<Option<(Option<Line>, Work)>>,
+    chunks: Vec<Chunk>,
+}
+
+/// The results of a run of consecutive attempts made by one worker, in index order, with the
+/// lines of its successes one after another in one buffer: a worker allocates per chunk, not
+/// per row, and the writer frees as rarely.
+struct Chunk {
+    /// The lines, as CSV with their line endings.
+    bytes: Vec<u8>,
+    /// Each attempt's result; `None` for an attempt that a stop left unstarted or
+    /// unfinished, which ends the chunk.
+    results: Vec<Option<Finished>>,
+}
+
+/// An attempt that finished: its work and, for a success, its puzzle's dedup key and where
+/// its line ends in its chunk's bytes.
+struct Finished {
+    work: Work,
+    line: Option<(u128, usize)>,
+}
+
+/// One attempt's result as the writer reads it: its work and, for a success, its puzzle's
+/// dedup key and its line.
+type Attempt<'a> = (Option<(u128, &'a [u8])>, &'a Work);
+
+impl Chunk {
+    /// Runs the attempts at `positions` in the shard's run of indices, in order, until a
+    /// stop.
+    fn run<S: Shape>(
+        job: &Job,
+        positions: std::ops::Range<u64>,
+        generator: &mut Generator<S>,
+        formatter: &mut RowFormatter,
+        clock: &mut Clock,
+        stop: &AtomicBool,
+    ) -> Chunk {
+        let n = (positions.end - positions.start) as usize;
+        let mut chunk = Chunk {
+            bytes: Vec::with_capacity(n * RowFormatter::most_bytes(S::CELLS)),
+            results: Vec::with_capacity(n),
+        };
+        for position in positions {
+            let mut work = Work::default();
+            let index = job.shard.index_at(position);
+            let made = if stop.load(Ordering::Relaxed) {
+                Err(Stopped)
+            } else {
+                generator.attempt_until(job.seed, index, &mut work, clock, stop)
+            };
+            let Ok(made) = made else {
+                chunk.results.push(None);
+                break;
+            };
+            let line = made.map(|made| {
+                let key = formatter.append_line(&made, job.seed, index, &mut chunk.bytes);
+                work.format_nanos += clock.lap();
+                (key, chunk.bytes.len())
+            });
+            chunk.results.push(Some(Finished { work, line }));
+        }
+        chunk
+    }
+
+    /// The chunk's results, each success with its line (see [`Chunk::results`]).
+    fn attempts(&self) -> impl Iterator<Item = Option<Attempt<'_>>> {
+        let mut start = 0;
+        self.results.iter().map(move |result| {
+            let Finished { work, line } = result.as_ref()?;
+            let line = line.map(|(key, end)| {
+                let bytes = &self.bytes[start..end];
+                start = end;
+                (key, bytes)
+            });
+            Some((line, work))
+        })
+    }
 }
 
 /// What the bank already holds when a batch starts: nothing for a new bank; for a resumed
@@ -155,8 +235,9 @@ fn produce<S: Shape>(
     let mut per_thread = 1;
     while next < end && !writer_done.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed) {
         let len = range_len(job, next, consumed, per_thread).min(end - next);
+        let chunk_len = (len / (job.threads as u64 * CHUNKS_PER_THREAD)).clamp(1, MAX_CHUNK);
         let started = Instant::now();
-        let results = (0..len)
+        let chunks = (0..len.div_ceil(chunk_len))
             .into_par_iter()
             .map_init(
                 || {
@@ -166,19 +247,9 @@ fn produce<S: Shape>(
                         Clock::start(),
                     )
                 },
-                |(generator, formatter, clock), k| {
-                    if stop.load(Ordering::Relaxed) {
-                        return None;
-                    }
-                    let mut work = Work::default();
-                    let index = job.shard.index_at(next + k);
-                    let made = generator.attempt_until(job.seed, index, &mut work, clock, stop);
-                    let line = made.ok()?.map(|made| {
-                        let line = formatter.line(&made, job.seed, index);
-                        work.format_nanos += clock.lap();
-                        line
-                    });
-                    Some((line, work))
+                |(generator, formatter, clock), c| {
+                    let positions = next + c * chunk_len..next + ((c + 1) * chunk_len).min(len);
+                    Chunk::run(job, positions, generator, formatter, clock, stop)
                 },
             )
             .collect();
@@ -188,7 +259,7 @@ fn produce<S: Shape>(
         if sender
             .send(Range {
                 first: next,
-                results,
+                chunks,
             })
             .is_err()
         {
@@ -253,28 +324,29 @@ fn consume<W: Write>(
     while status == Status::Short {
         let Ok(range) = receiver.recv() else { break };
         let writing_started = Instant::now();
-        'range: for (first, chunk) in (range.first..)
+        let attempts: Vec<_> = range.chunks.iter().flat_map(Chunk::attempts).collect();
+        'range: for (first, group) in (range.first..)
             .step_by(WARM_AHEAD)
-            .zip(range.results.chunks(WARM_AHEAD))
+            .zip(attempts.chunks(WARM_AHEAD))
         {
             if job.dedup != Dedup::None {
                 seen.warm(
-                    chunk
+                    group
                         .iter()
                         .flatten()
-                        .filter_map(|(line, _)| Some(line.as_ref()?.key)),
+                        .filter_map(|(line, _)| Some(line.as_ref()?.0)),
                 );
             }
-            for (position, result) in (first..).zip(chunk) {
+            for (position, result) in (first..).zip(group) {
                 let Some((line, attempt_work)) = result else {
                     status = Status::Interrupted;
                     break 'range;
                 };
-                work += *attempt_work;
+                work += **attempt_work;
                 next_position = position + 1;
-                let Some(line) = line else { continue };
+                let Some((key, line)) = line else { continue };
                 successes += 1;
-                if job.dedup != Dedup::None && !seen.insert(line.key) {
+                if job.dedup != Dedup::None && !seen.insert(*key) {
                     duplicates += 1;
                     continue;
                 }
