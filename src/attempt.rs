@@ -152,9 +152,12 @@ impl<S: Shape> Generator<S> {
         for _ in 0..GRIDS_PER_ATTEMPT {
             let solution = Self::fill(&mut self.solver, &mut rng, work, clock);
             if self.holes == Holes::Exact(0) {
-                // A complete grid: nothing to dig, and one candidate per grid.
+                // A complete grid: nothing to dig, and one candidate per grid. Only a rating
+                // is timed (as digging): skipping the reading gave 3% more unrated grids/s.
                 let made = Self::accept(self.difficulty, solution, solution, Symmetry::None);
-                work.dig_nanos += clock.lap();
+                if self.difficulty.is_some() {
+                    work.dig_nanos += clock.lap();
+                }
                 match made {
                     Some(made) => return Some(made),
                     None => continue,
