@@ -44,6 +44,9 @@ const WARM_AHEAD: usize = 256;
 const CHUNKS_PER_THREAD: u64 = 16;
 /// Attempts in one chunk, at most.
 const MAX_CHUNK: u64 = 64;
+/// About how long one chunk should keep its worker busy, at most: a range ends when its
+/// last chunk does, so the other workers wait for about half a chunk.
+const CHUNK_SECONDS: f64 = 1e-4;
 
 /// How a batch ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -231,11 +234,14 @@ fn produce<S: Shape>(
     // Positions in the shard's own run of attempt indices (all of them, unsharded).
     let end = job.max_attempts;
     let mut next = job.shard.position_of(job.first_index);
-    // Attempts per thread that take about RANGE_SECONDS, from the last range's pace.
-    let mut per_thread = 1;
+    // Attempts per thread that take about RANGE_SECONDS, and per chunk that take about
+    // CHUNK_SECONDS, from the last range's pace.
+    let (mut per_thread, mut per_chunk) = (1, 1);
     while next < end && !writer_done.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed) {
         let len = range_len(job, next, consumed, per_thread).min(end - next);
-        let chunk_len = (len / (job.threads as u64 * CHUNKS_PER_THREAD)).clamp(1, MAX_CHUNK);
+        let chunk_len = (len / (job.threads as u64 * CHUNKS_PER_THREAD))
+            .min(per_chunk)
+            .clamp(1, MAX_CHUNK);
         let started = Instant::now();
         let chunks = (0..len.div_ceil(chunk_len))
             .into_par_iter()
@@ -256,6 +262,7 @@ fn produce<S: Shape>(
         // The pace of the work alone, not of waiting for the writer below.
         let seconds_per_attempt = started.elapsed().as_secs_f64() * job.threads as f64 / len as f64;
         per_thread = (RANGE_SECONDS / seconds_per_attempt.max(1e-9)) as u64;
+        per_chunk = (CHUNK_SECONDS / seconds_per_attempt.max(1e-9)) as u64;
         if sender
             .send(Range {
                 first: next,
