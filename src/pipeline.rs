@@ -394,7 +394,7 @@ fn consume<W: Write>(
 mod tests {
     use super::*;
     use crate::config::{Generation, Holes};
-    use crate::shape::Size;
+    use crate::shape::{Nine, Size};
 
     fn bank(job: &Job) -> (Vec<u8>, Outcome) {
         let mut out = BankWriter::new(Vec::new(), &job.generation, job.dedup).unwrap();
@@ -489,6 +489,43 @@ mod tests {
             tail,
             rest.iter().map(|l| format!("{l}\n")).collect::<String>()
         );
+    }
+
+    #[test]
+    fn a_chunk_gives_each_success_its_own_line() {
+        let job = job(Size::Nine, 50, 10, 1);
+        let run = |positions, stop: bool| {
+            Chunk::run(
+                &job,
+                positions,
+                &mut Generator::<Nine>::for_generation(job.generation),
+                &mut RowFormatter::new(job.dedup),
+                &mut Clock::start(),
+                &AtomicBool::new(stop),
+            )
+        };
+        let chunk = run(3..8, false);
+        let attempts: Vec<_> = chunk.attempts().collect();
+        assert_eq!(attempts.len(), 5);
+        let mut generator = Generator::<Nine>::for_generation(job.generation);
+        for (index, attempt) in (3..).zip(attempts) {
+            let (line, work) = attempt.expect("no stop");
+            assert_eq!(work.attempts, 1);
+            // The line formatted alone, from the same attempt.
+            let made = generator.attempt(job.seed, index, &mut Work::default());
+            let alone = made.map(|made| {
+                let mut bytes = Vec::new();
+                let key =
+                    RowFormatter::new(job.dedup).append_line(&made, job.seed, index, &mut bytes);
+                (key, bytes)
+            });
+            assert_eq!(line.map(|(key, bytes)| (key, bytes.to_vec())), alone);
+        }
+        // A stop before the first attempt ends the chunk there.
+        assert!(matches!(
+            run(3..8, true).attempts().collect::<Vec<_>>()[..],
+            [None]
+        ));
     }
 
     #[test]
