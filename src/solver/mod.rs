@@ -104,7 +104,8 @@ pub fn differences<S: Shape>(one: &Grid<S>, other: &Grid<S>) -> CellWords {
 
 /// How a search picks the digit to try first at a branch.
 pub trait Branching {
-    /// One set bit of `candidates` (which has two or more), the candidates of `cell`.
+    /// One set bit of `candidates`, the candidates of `cell`: two or more at a branch cell,
+    /// perhaps one at the next open cell a band engine's fill also places.
     fn choose(&mut self, cell: usize, candidates: u32) -> u32;
 
     /// The solution this order steers toward, if any, as a grid of `N`×`N` digits.
