@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
+use rayon::ThreadPool;
 use serde::{Deserialize, Serialize};
 
 use crate::attempt::{Generator, Stopped};
@@ -211,7 +211,7 @@ fn run_sized<S: Shape, W: Write>(
     let (sender, receiver) = sync_channel::<Range>(1);
 
     let outcome = std::thread::scope(|scope| {
-        scope.spawn(|| pool.install(|| produce::<S>(job, sender, &writer_done, stop, &consumed)));
+        scope.spawn(|| produce::<S>(job, &pool, sender, &writer_done, stop, &consumed));
         let outcome = consume(
             job, existing, receiver, out, stop, progress, &consumed, started,
         );
@@ -226,6 +226,7 @@ fn run_sized<S: Shape, W: Write>(
 /// `stop` is set.
 fn produce<S: Shape>(
     job: &Job,
+    pool: &ThreadPool,
     sender: SyncSender<Range>,
     writer_done: &AtomicBool,
     stop: &AtomicBool,
@@ -243,22 +244,7 @@ fn produce<S: Shape>(
             .min(per_chunk)
             .clamp(1, MAX_CHUNK);
         let started = Instant::now();
-        let chunks = (0..len.div_ceil(chunk_len))
-            .into_par_iter()
-            .map_init(
-                || {
-                    (
-                        Generator::<S>::for_generation(job.generation),
-                        RowFormatter::new(job.dedup),
-                        Clock::start(),
-                    )
-                },
-                |(generator, formatter, clock), c| {
-                    let positions = next + c * chunk_len..next + ((c + 1) * chunk_len).min(len);
-                    Chunk::run(job, positions, generator, formatter, clock, stop)
-                },
-            )
-            .collect();
+        let chunks = run_range::<S>(job, pool, next..next + len, chunk_len, stop);
         // The pace of the work alone, not of waiting for the writer below.
         let seconds_per_attempt = started.elapsed().as_secs_f64() * job.threads as f64 / len as f64;
         per_thread = (RANGE_SECONDS / seconds_per_attempt.max(1e-9)) as u64;
@@ -274,6 +260,43 @@ fn produce<S: Shape>(
         }
         next += len;
     }
+}
+
+/// Runs the attempts at `positions` in chunks of `chunk_len` on every thread of `pool`:
+/// each thread takes the next chunk not yet taken until none is left, so a thread waits at
+/// the end of a range for no more than the chunks still running.
+fn run_range<S: Shape>(
+    job: &Job,
+    pool: &ThreadPool,
+    positions: std::ops::Range<u64>,
+    chunk_len: u64,
+    stop: &AtomicBool,
+) -> Vec<Chunk> {
+    let count = (positions.end - positions.start).div_ceil(chunk_len);
+    let taken = AtomicU64::new(0);
+    let mut chunks: Vec<(u64, Chunk)> = pool
+        .broadcast(|_| {
+            let mut generator = Generator::<S>::for_generation(job.generation);
+            let mut formatter = RowFormatter::new(job.dedup);
+            let mut clock = Clock::start();
+            let mut mine = Vec::new();
+            loop {
+                let c = taken.fetch_add(1, Ordering::Relaxed);
+                if c >= count {
+                    return mine;
+                }
+                let start = positions.start + c * chunk_len;
+                let chunk = start..(start + chunk_len).min(positions.end);
+                let chunk =
+                    Chunk::run(job, chunk, &mut generator, &mut formatter, &mut clock, stop);
+                mine.push((c, chunk));
+            }
+        })
+        .into_iter()
+        .flatten()
+        .collect();
+    chunks.sort_unstable_by_key(|&(c, _)| c);
+    chunks.into_iter().map(|(_, chunk)| chunk).collect()
 }
 
 /// How many attempts the next range should hold: enough, at the success rate seen so far,
