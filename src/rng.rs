@@ -123,6 +123,18 @@ impl<'a, R: RngCore> Picks<'a, R> {
         let k = (wide >> 64) as usize;
         1 << NTH_BIT_9[mask as usize & 511][k.min(8)]
     }
+
+    /// Uses up `n` draws without choosing, as [`Self::pick_bit`] on one-bit masks would: the
+    /// stream moves on as far, so what is drawn from it afterwards does not change.
+    pub fn skip(&mut self, n: u32) {
+        for _ in 0..n {
+            if self.left == 0 {
+                self.fraction = self.rng.next_u64();
+                self.left = Self::PER_OUTPUT;
+            }
+            self.left -= 1;
+        }
+    }
 }
 
 /// For every 9-bit mask, the index of its `k`-th lowest set bit: [`pick_bit`] and
@@ -207,6 +219,26 @@ mod tests {
             } else {
                 assert_eq!(count, 0);
             }
+        }
+    }
+
+    #[test]
+    fn a_skip_moves_the_stream_as_one_bit_picks_do() {
+        for (before, n) in [(0, 0), (0, 1), (1, 3), (2, 4), (3, 9), (5, 12)] {
+            let (mut a, mut b) = (attempt_rng(4, n), attempt_rng(4, n));
+            let (mut picked, mut skipped) = (Picks::new(&mut a), Picks::new(&mut b));
+            for _ in 0..before {
+                assert_eq!(picked.pick_bit(0b1011), skipped.pick_bit(0b1011));
+            }
+            for _ in 0..n {
+                picked.pick_bit(1 << 4);
+            }
+            skipped.skip(n as u32);
+            // The next picks, and then the stream itself, agree.
+            for _ in 0..6 {
+                assert_eq!(picked.pick_bit(0x1FF), skipped.pick_bit(0x1FF));
+            }
+            assert_eq!(a.next_u64(), b.next_u64());
         }
     }
 
