@@ -129,7 +129,15 @@ fn walk<S: Shape, R: RngCore>(rng: &mut R, budget: u64) -> Option<Grid<S>> {
             toggle(&mut used, cell, b);
             continue;
         }
-        let b = picks.pick_bit(untried[cell & 127]);
+        let left = untried[cell & 127];
+        // A cell with one digit left (every row's last, and many in the lower rows) takes it
+        // without the draw's multiply and table lookup, but uses the draw up.
+        let b = if left.is_power_of_two() {
+            picks.skip(1);
+            left
+        } else {
+            picks.pick_bit(left)
+        };
         untried[cell & 127] ^= b;
         grid.set(cell, digit(b));
         row_used ^= b;
