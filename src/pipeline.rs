@@ -7,9 +7,10 @@
 //! are, changes nothing in the output: each attempt's result depends only on `(seed, index)`,
 //! and the writer alone decides what is kept. The producer works at most one range ahead,
 //! sizing ranges to about a quarter second of work at the pace seen so far, and from the
-//! success rate so far so that little work is thrown away at the end. A worker takes a range
-//! in chunks of consecutive attempts and formats their rows into one buffer per chunk, so
-//! the writer only deduplicates and copies bytes, and no attempt allocates.
+//! success rate so far so that little work is thrown away at the end. The workers share a
+//! range in chunks of consecutive attempts, each taking the next chunk from a counter, and
+//! format a chunk's rows into one buffer, so the writer only deduplicates and copies bytes,
+//! and no attempt allocates.
 //!
 //! When `stop` is set (Ctrl-C), workers start no new attempt and abandon a long search by
 //! swaps; the writer still takes every attempt that finished before the first one that did
