@@ -59,17 +59,19 @@ pub trait Banded: Shape {
     /// band, its column in the others.
     fn band_peers(cell: usize) -> &'static [u64; 4];
 
-    /// Whether searches, counts and removal tests alike, branch on the busiest of the cells
-    /// with the fewest candidates (`State::busiest_of`) rather than, for counts, on one
-    /// where the most cells are open and, for removal tests, on the first. Scoring the
-    /// cells pays where searches are long. On 16×16 minimal digs it took 5.9% fewer
-    /// instructions over eight seeds (from 17% fewer to 15% more, seed by seed: a few long
-    /// removal tests weigh most), and counting the solutions of minimal puzzles 31% fewer
-    /// (7% more for 150-hole ones, which barely branch). On 9×9 it took the forum-hardest
-    /// puzzles from 100 branches each to 84 and 4.6% fewer instructions, yet 3% more time;
-    /// the 17-clue puzzles 4% more instructions and 6% more time; 55-hole digs 10% more
-    /// instructions.
-    const BUSIEST_BRANCH: bool;
+    /// Whether the size's searches are long enough to spend more on a branch to take fewer.
+    /// Then counts and removal tests alike branch on the busiest of the cells with the
+    /// fewest candidates (`State::busiest_of`) rather than, for counts, on one where the
+    /// most cells are open and, for removal tests, on the first; and removal tests, like
+    /// counts, place the other digit of a two-candidate branch cell in the alternative they
+    /// save. On 16×16 minimal digs the busiest cell took 5.9% fewer instructions over eight
+    /// seeds (from 17% fewer to 15% more, seed by seed: a few long removal tests weigh
+    /// most), and counting the solutions of minimal puzzles 31% fewer (7% more for 150-hole
+    /// ones, which barely branch); placing the other digit took 3.2% fewer again, fewer at
+    /// every seed. On 9×9 the busiest cell took the forum-hardest puzzles from 100 branches
+    /// each to 84 and 4.6% fewer instructions, yet 3% more time; the 17-clue puzzles 4%
+    /// more instructions and 6% more time; 55-hole digs 10% more instructions.
+    const LONG_SEARCHES: bool;
 
     /// Whether removal tests steered toward a known solution branch first on a cell, among
     /// those with the fewest candidates, that can no longer take the known solution's digit
@@ -275,7 +277,7 @@ static EXPAND_ROW_4: [u64; 16] = expand_row::<4, 16>();
 
 impl Banded for Nine {
     type Bands = [u64; 27];
-    const BUSIEST_BRANCH: bool = false;
+    const LONG_SEARCHES: bool = false;
     const STEER_TESTS: bool = false;
 
     fn bands(value: u64) -> Self::Bands {
@@ -311,7 +313,7 @@ impl Banded for Nine {
 
 impl Banded for Sixteen {
     type Bands = [u64; 64];
-    const BUSIEST_BRANCH: bool = true;
+    const LONG_SEARCHES: bool = true;
     const STEER_TESTS: bool = true;
 
     fn bands(value: u64) -> Self::Bands {
@@ -942,7 +944,7 @@ struct BandRules<'a, S: Banded> {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
     /// Counting solutions: every rule, and branching on a cell with the fewest candidates,
-    /// the busiest ([`State::busiest_of`]) where [`Banded::BUSIEST_BRANCH`] is set and
+    /// the busiest ([`State::busiest_of`]) where [`Banded::LONG_SEARCHES`] is set and
     /// otherwise one where the most cells are open ([`State::spread_of`]). Without the
     /// column rule a 16×16 dig at 150 holes runs at half the speed; branching where the
     /// most cells are open takes the forum-hardest puzzles from 141 branches each to 100
@@ -950,7 +952,7 @@ enum Mode {
     Count,
     /// Testing a removal from a dug puzzle: as `Count`, but branching first on a cell astray
     /// from the known solution when [`Banded::STEER_TESTS`] is set, and otherwise on the
-    /// first cell with the fewest candidates when [`Banded::BUSIEST_BRANCH`] is not.
+    /// first cell with the fewest candidates when [`Banded::LONG_SEARCHES`] is not.
     Test,
     /// Filling an almost empty grid: no column rule, and branching on the first open cell,
     /// where the next open cell takes a digit too. Propagation there costs more than it
@@ -985,7 +987,7 @@ impl<S: Banded> Rules<S> for BandRules<'_, S> {
         stack: &mut Vec<State<S>>,
     ) {
         let cell = match self.mode {
-            Mode::Count if S::BUSIEST_BRANCH => state.busiest_of(state.fewest()),
+            Mode::Count if S::LONG_SEARCHES => state.busiest_of(state.fewest()),
             Mode::Count => state.spread_of(state.fewest()),
             Mode::Test => {
                 let fewest = state.fewest();
@@ -994,7 +996,7 @@ impl<S: Banded> Rules<S> for BandRules<'_, S> {
                     .map_or([0; 4], |known| state.astray(known, fewest));
                 if astray != [0; 4] {
                     state.busiest_of(astray)
-                } else if S::BUSIEST_BRANCH {
+                } else if S::LONG_SEARCHES {
                     state.busiest_of(fewest)
                 } else {
                     State::<S>::first_of(fewest)
@@ -1012,10 +1014,13 @@ impl<S: Banded> Rules<S> for BandRules<'_, S> {
         if let Some(rest) = stack.last_mut() {
             // A count comes back to almost every alternative (it stops only at its limit),
             // so the other digit of a two-candidate cell is placed in it at once; waiting
-            // took a pass of propagation to find it as a naked single. A removal test often
-            // stops at its first solution and never comes back: there it waits.
+            // took a pass of propagation to find it as a naked single. A 9×9 removal test
+            // often stops at its first solution and never comes back: there it waits (at
+            // once, 55-hole and minimal digs took 1.5% and 2.3% more instructions). Long
+            // 16×16 removal tests come back as counts do.
             let others = digits & !chosen;
-            if self.mode == Mode::Count && others.is_power_of_two() {
+            let eager = self.mode == Mode::Count || self.mode == Mode::Test && S::LONG_SEARCHES;
+            if eager && others.is_power_of_two() {
                 rest.place(cell, others.trailing_zeros() as usize);
             } else {
                 rest.cand[i] &= !(1 << (cell % width));
