@@ -362,7 +362,9 @@ impl<S: Shape> Digger<S> {
         // same clues the other way round (each digit's units), for the hidden check.
         let mut used: S::Units<u32> = S::units(S::ALL);
         let mut places = Places::full::<S>();
-        for &cell in order.as_ref() {
+        // The end of the cells the engine's prepared base lacks (see `prepare`).
+        let mut prepared = 0;
+        for (at, &cell) in order.as_ref().iter().enumerate() {
             if dug.holes == job.holes {
                 break;
             }
@@ -378,8 +380,12 @@ impl<S: Shape> Digger<S> {
             let naked = used[row] | used[col] | used[boxed] | b == S::ALL;
             let stands = naked
                 || places.hidden_single::<S>(cell, digit)
-                || self.witness(&dug.clues, cell).is_none()
-                    && self.removable(job, &mut dug.puzzle, cell);
+                || self.witness(&dug.clues, cell).is_none() && {
+                    if E::PREPARED_CELLS > 0 && at >= prepared {
+                        prepared = Self::prepare(job, &dug.puzzle, order.as_ref(), at);
+                    }
+                    self.removable(job, &mut dug.puzzle, cell)
+                };
             if stands {
                 dug.empty(cell);
                 places.empty::<S>(cell);
@@ -391,6 +397,25 @@ impl<S: Shape> Digger<S> {
             }
         }
         dug
+    }
+
+    /// Prepares the engine's removal tests ([`Engine::prepare_tests`]) of the cells from
+    /// `order[at]` on, with `puzzle` less the next [`Engine::PREPARED_CELLS`] of them as
+    /// the base: every puzzle the dig tests until then holds its clues. Returns where
+    /// those cells end.
+    fn prepare<E: Engine<S>, R: RngCore>(
+        job: &mut Job<'_, S, E, R>,
+        puzzle: &Grid<S>,
+        order: &[u16],
+        at: usize,
+    ) -> usize {
+        let end = (at + E::PREPARED_CELLS).min(order.len());
+        let mut base = *puzzle;
+        for &cell in &order[at..end] {
+            base.set(cell as usize, 0);
+        }
+        job.solver.prepare_tests(&base);
+        end
     }
 
     /// Takes a minimal puzzle further down by swaps: empty a clue `x`, put back a cell `y`

@@ -62,6 +62,19 @@ pub trait Engine<S: Shape>: Send + std::fmt::Debug {
         branching: &mut impl Branching,
     ) -> Option<bool>;
 
+    /// How many of the cells a dig will test next a base for [`Engine::prepare_tests`]
+    /// should lack; 0 when the engine does not use one.
+    const PREPARED_CELLS: usize = 0;
+
+    /// Lets the removal tests that follow begin from what propagation makes of `base`, a
+    /// puzzle every clue of which their puzzles hold, rather than from their own clues:
+    /// the work of propagating `base` is then shared by all of them. A test whose puzzle
+    /// lacks one of `base`'s clues begins from its clues as before. Changes no answer, and
+    /// no search: propagation reaches the same state either way.
+    fn prepare_tests(&mut self, base: &Grid<S>) {
+        let _ = base;
+    }
+
     /// Completes `puzzle` with digits chosen by `branching`, giving up after `budget`
     /// branches. The first solution found is then in [`Engine::solution`]. Made for fills,
     /// it may trade completeness for speed (the band engine does): `Solutions(0)` says only
