@@ -1,0 +1,421 @@
+//! The band engine's tables and the sizes that have them: what the row-to-box permutations
+//! of a band allow for each occupancy, which boxes each band row reaches, and each cell's
+//! peers band by band. All are built at compile time from `BOX` alone.
+
+use std::fmt::Debug;
+use std::ops::{Index, IndexMut};
+
+use crate::shape::{Nine, Shape, Sixteen};
+
+/// A size whose bands fit one `u64`: 9×9 and 16×16. Provides the two table lookups of the
+/// band update; everything else is computed from `BOX` and `N`.
+pub trait Banded: Shape {
+    /// One `u64` per (band, digit) pair, band-major: `N · band + digit`.
+    type Bands: Copy + Debug + Send + Sync + Index<usize, Output = u64> + IndexMut<usize>;
+
+    /// Every (band, digit) entry set to `value`.
+    fn bands(value: u64) -> Self::Bands;
+
+    /// The band's row-by-box occupancy: bit `BOX·r + j` when row `r` of the band still has a
+    /// candidate cell in box `j`.
+    fn occupancy(band: u64) -> usize;
+
+    /// The cells of a band a digit can still take given its occupancy: the union of the
+    /// row-to-box permutations the occupancy fits, expanded to cells. 0 when none fits.
+    fn allowed(occupancy: usize) -> u64;
+
+    /// The other cells of the row and box of cell `at` of a band, and its column in the band.
+    fn peers_in_band(at: usize) -> u64;
+
+    /// The peers of `cell` (of the grid) in every band: its row, box and column in its own
+    /// band, its column in the others.
+    fn band_peers(cell: usize) -> &'static [u64; 4];
+
+    /// Whether the size's searches are long enough to spend more on a branch to take fewer.
+    /// Then counts and removal tests alike branch on the busiest of the cells with the
+    /// fewest candidates (`State::busiest_of`) rather than, for counts, on one where the
+    /// most cells are open and, for removal tests, on the first; and removal tests, like
+    /// counts, place the other digit of a two-candidate branch cell in the alternative they
+    /// save. On 16×16 minimal digs the busiest cell took 5.9% fewer instructions over eight
+    /// seeds (from 17% fewer to 15% more, seed by seed: a few long removal tests weigh
+    /// most), and counting the solutions of minimal puzzles 31% fewer (7% more for 150-hole
+    /// ones, which barely branch); placing the other digit took 3.2% fewer again, fewer at
+    /// every seed. On 9×9 the busiest cell took the forum-hardest puzzles from 100 branches
+    /// each to 84 and 4.6% fewer instructions, yet 3% more time; the 17-clue puzzles 4%
+    /// more instructions and 6% more time; 55-hole digs 10% more instructions.
+    const LONG_SEARCHES: bool;
+
+    /// Whether removal tests steered toward a known solution branch first on a cell, among
+    /// those with the fewest candidates, that can no longer take the known solution's digit
+    /// (`State::astray`), the busiest of them: the search then works where the second
+    /// solution, if any, must differ. On 16×16 minimal digs it halves the branches of a
+    /// removal that stands; on 9×9 the searches are short and the second solutions it finds
+    /// make poorer unavoidable sets for the swaps: 60 holes came 25% slower.
+    const STEER_TESTS: bool;
+
+    /// [`Engine::PREPARED_CELLS`](crate::solver::Engine::PREPARED_CELLS) for the size: whether removal tests begin from the
+    /// propagated state of a puzzle that lacks the next cells a dig tests, and how many.
+    /// A 16×16 dig to 150 holes then took 21% fewer instructions and came 34% faster
+    /// (eight cells; four and sixteen did less); its minimal digs, where searches rather
+    /// than their starts cost most, were level. On 9×9 a test's search costs about what
+    /// propagating the base does, which then saved too little to pay for itself: 55-hole
+    /// digs took 1.7% more instructions with eight cells, 2.3% more with four.
+    const PREPARED_CELLS: usize;
+
+    /// The columns of a set of boxes of a band (bit `j` for box `j`), as an `N`-bit row.
+    fn box_columns(boxes: usize) -> u64;
+
+    /// The rows of a band that hold exactly one cell, as cells. Every row of `band` holds a
+    /// cell (as after [`Banded::allowed`], which leaves none empty or all empty). All rows at
+    /// once, each an `N`-bit lane of one word.
+    #[inline(always)]
+    fn lone_rows(band: u64) -> u64 {
+        let lanes = |bits: u64| (0..Self::BOX).fold(0, |all, r| all | bits << (Self::N * r));
+        let (ones, low) = (lanes(1), lanes(low_bits(Self::N - 1)));
+        // Each row less its first cell: no row borrows from the next, as none is empty.
+        let rest = band & band.wrapping_sub(ones);
+        // The top bit of each row whose rest holds a cell; the sums stay inside their rows.
+        let more = (((rest & low) + low) | rest) & lanes(1 << (Self::N - 1));
+        // Bit 0 of each row with one cell, spread over the row.
+        let one = (more ^ lanes(1 << (Self::N - 1))) >> (Self::N - 1);
+        band & one.wrapping_mul(low_bits(Self::N))
+    }
+}
+
+/// For every `B`×`B` occupancy (bit `B·r + j`), the union of the row-to-box permutations
+/// inside it: 0 when there is none.
+const fn allowed_patterns<const B: usize, const LEN: usize>() -> [u16; LEN] {
+    // The permutations of B rows onto B boxes, as patterns.
+    let mut perms = [0u16; 24];
+    let mut count = 0;
+    let mut map = 0;
+    let mut maps = 1;
+    let mut k = 0;
+    while k < B {
+        maps *= B;
+        k += 1;
+    }
+    while map < maps {
+        let (mut rest, mut boxes, mut pattern, mut row) = (map, 0u32, 0u16, 0);
+        while row < B {
+            let j = rest % B;
+            rest /= B;
+            boxes |= 1 << j;
+            pattern |= 1 << (B * row + j);
+            row += 1;
+        }
+        if boxes == (1 << B) - 1 {
+            perms[count] = pattern;
+            count += 1;
+        }
+        map += 1;
+    }
+    let mut table = [0u16; LEN];
+    let mut occupancy = 0;
+    while occupancy < LEN {
+        let mut p = 0;
+        while p < count {
+            if perms[p] as usize & !occupancy == 0 {
+                table[occupancy] |= perms[p];
+            }
+            p += 1;
+        }
+        occupancy += 1;
+    }
+    table
+}
+
+/// For every `N`-bit band row (`N = B²`), which of its `B` boxes hold a cell.
+const fn boxes_of_row<const B: usize, const LEN: usize>() -> [u8; LEN] {
+    let mut table = [0u8; LEN];
+    let mut row = 0;
+    while row < LEN {
+        let mut j = 0;
+        while j < B {
+            if row >> (B * j) & ((1 << B) - 1) != 0 {
+                table[row] |= 1 << j;
+            }
+            j += 1;
+        }
+        row += 1;
+    }
+    table
+}
+
+/// For each cell of a band of box side `B`, the other cells of its row and box in the band,
+/// and its column in the band.
+const fn peers_in_band<const B: usize, const LEN: usize>() -> [u64; LEN] {
+    let n = B * B;
+    let mut table = [0u64; LEN];
+    let mut cell = 0;
+    while cell < LEN {
+        let (row, col) = (cell / n, cell % n);
+        let mut other = 0;
+        while other < LEN {
+            let (r, c) = (other / n, other % n);
+            if other != cell && (r == row || c == col || c / B == col / B) {
+                table[cell] |= 1 << other;
+            }
+            other += 1;
+        }
+        cell += 1;
+    }
+    table
+}
+
+/// A `B`×`B` row-by-box pattern expanded to the cells of a band.
+const fn expand<const B: usize>(pattern: u16) -> u64 {
+    let mut cells = 0u64;
+    let mut at = 0;
+    while at < B * B {
+        if pattern >> at & 1 != 0 {
+            let (row, j) = (at / B, at % B);
+            cells |= ((1 << B) - 1) << (B * B * row + B * j);
+        }
+        at += 1;
+    }
+    cells
+}
+
+/// For each cell of a grid of box side `B`, its peers band by band (see
+/// [`Banded::band_peers`]): its peers in its own band, its column in the others.
+const fn band_peers<const B: usize, const WIDTH: usize, const CELLS: usize>() -> [[u64; 4]; CELLS] {
+    let n = B * B;
+    let in_band = peers_in_band::<B, WIDTH>();
+    let mut table = [[0u64; 4]; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        let (band, at) = (cell / WIDTH, cell % WIDTH);
+        let mut other = 0;
+        while other < B {
+            table[cell][other] = if other == band {
+                in_band[at]
+            } else {
+                // The cell's column, in every row of the other band.
+                let mut column = 0;
+                let mut r = 0;
+                while r < B {
+                    column |= 1 << (n * r + at % n);
+                    r += 1;
+                }
+                column
+            };
+            other += 1;
+        }
+        cell += 1;
+    }
+    table
+}
+
+static PEERS_IN_BAND_3: [u64; 27] = peers_in_band::<3, 27>();
+static PEERS_IN_BAND_4: [u64; 64] = peers_in_band::<4, 64>();
+static BAND_PEERS_3: [[u64; 4]; 81] = band_peers::<3, 27, 81>();
+static BAND_PEERS_4: [[u64; 4]; 256] = band_peers::<4, 64, 256>();
+static BOXES_OF_ROW_3: [u8; 1 << 9] = boxes_of_row::<3, { 1 << 9 }>();
+static BOXES_OF_ROW_4: [u8; 1 << 16] = boxes_of_row::<4, { 1 << 16 }>();
+/// 9×9 keeps its allowed cells expanded: 512 entries.
+static ALLOWED_CELLS_3: [u64; 1 << 9] = {
+    let patterns = allowed_patterns::<3, { 1 << 9 }>();
+    let mut table = [0u64; 1 << 9];
+    let mut occupancy = 0;
+    while occupancy < 1 << 9 {
+        table[occupancy] = expand::<3>(patterns[occupancy]);
+        occupancy += 1;
+    }
+    table
+};
+/// 16×16 keeps its allowed cells expanded too: 65,536 entries, 512 KiB, one lookup where
+/// a table of patterns took five (7.9% fewer instructions in a 16×16 dig). Building it at
+/// compile time takes long enough to trip the lint.
+#[allow(long_running_const_eval)]
+static ALLOWED_CELLS_4: [u64; 1 << 16] = {
+    let patterns = allowed_patterns::<4, { 1 << 16 }>();
+    let rows = expand_row::<4, 16>();
+    let mut table = [0u64; 1 << 16];
+    let mut occupancy = 0;
+    while occupancy < 1 << 16 {
+        let p = patterns[occupancy] as usize;
+        table[occupancy] = rows[p & 0xF]
+            | rows[p >> 4 & 0xF] << 16
+            | rows[p >> 8 & 0xF] << 32
+            | rows[p >> 12 & 0xF] << 48;
+        occupancy += 1;
+    }
+    table
+};
+/// A row's boxes (`B` bits) expanded to the row's cells.
+const fn expand_row<const B: usize, const LEN: usize>() -> [u64; LEN] {
+    let mut table = [0u64; LEN];
+    let mut bits = 0;
+    while bits < LEN {
+        table[bits] = expand::<B>(bits as u16);
+        bits += 1;
+    }
+    table
+}
+static EXPAND_ROW_3: [u64; 8] = expand_row::<3, 8>();
+static EXPAND_ROW_4: [u64; 16] = expand_row::<4, 16>();
+
+impl Banded for Nine {
+    type Bands = [u64; 27];
+    const LONG_SEARCHES: bool = false;
+    const STEER_TESTS: bool = false;
+    const PREPARED_CELLS: usize = 0;
+
+    fn bands(value: u64) -> Self::Bands {
+        [value; 27]
+    }
+
+    #[inline(always)]
+    fn occupancy(band: u64) -> usize {
+        let row = |r: usize| BOXES_OF_ROW_3[(band >> (9 * r) & 0x1FF) as usize] as usize;
+        row(0) | row(1) << 3 | row(2) << 6
+    }
+
+    #[inline(always)]
+    fn allowed(occupancy: usize) -> u64 {
+        ALLOWED_CELLS_3[occupancy]
+    }
+
+    #[inline(always)]
+    fn peers_in_band(at: usize) -> u64 {
+        PEERS_IN_BAND_3[at]
+    }
+
+    #[inline(always)]
+    fn band_peers(cell: usize) -> &'static [u64; 4] {
+        &BAND_PEERS_3[cell]
+    }
+
+    #[inline(always)]
+    fn box_columns(boxes: usize) -> u64 {
+        EXPAND_ROW_3[boxes]
+    }
+}
+
+impl Banded for Sixteen {
+    type Bands = [u64; 64];
+    const LONG_SEARCHES: bool = true;
+    const STEER_TESTS: bool = true;
+    const PREPARED_CELLS: usize = 8;
+
+    fn bands(value: u64) -> Self::Bands {
+        [value; 64]
+    }
+
+    #[inline(always)]
+    fn occupancy(band: u64) -> usize {
+        let row = |r: usize| BOXES_OF_ROW_4[(band >> (16 * r) & 0xFFFF) as usize] as usize;
+        row(0) | row(1) << 4 | row(2) << 8 | row(3) << 12
+    }
+
+    #[inline(always)]
+    fn allowed(occupancy: usize) -> u64 {
+        ALLOWED_CELLS_4[occupancy]
+    }
+
+    #[inline(always)]
+    fn peers_in_band(at: usize) -> u64 {
+        PEERS_IN_BAND_4[at]
+    }
+
+    #[inline(always)]
+    fn band_peers(cell: usize) -> &'static [u64; 4] {
+        &BAND_PEERS_4[cell]
+    }
+
+    #[inline(always)]
+    fn box_columns(boxes: usize) -> u64 {
+        EXPAND_ROW_4[boxes]
+    }
+}
+
+/// A mask of the `bits` lowest bits (`bits ≤ 64`).
+pub(super) const fn low_bits(bits: usize) -> u64 {
+    if bits == 64 {
+        u64::MAX
+    } else {
+        (1 << bits) - 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rows holding one cell, one row at a time: what `lone_rows` gives.
+    fn lone_rows_one_by_one<S: Banded>(band: u64) -> u64 {
+        (0..S::BOX).fold(0, |lone, r| {
+            let row = band >> (S::N * r) & low_bits(S::N);
+            lone | if row.count_ones() == 1 {
+                row << (S::N * r)
+            } else {
+                0
+            }
+        })
+    }
+
+    #[test]
+    fn lone_rows_take_rows_of_one_cell() {
+        let mut rng = crate::rng::attempt_rng(3, 0);
+        for _ in 0..20_000 {
+            // Sparse bands, so that rows of one cell are common; every row keeps a cell.
+            let band = (0..3).fold(u64::MAX, |b, _| b & rand::RngCore::next_u64(&mut rng));
+            for (n, rows) in [(9, 3), (16, 4)] {
+                let mut band = band & low_bits(n * rows);
+                for r in 0..rows {
+                    if band >> (n * r) & low_bits(n) == 0 {
+                        band |= 1 << (n * r + r);
+                    }
+                }
+                if n == 9 {
+                    assert_eq!(Nine::lone_rows(band), lone_rows_one_by_one::<Nine>(band));
+                } else {
+                    assert_eq!(
+                        Sixteen::lone_rows(band),
+                        lone_rows_one_by_one::<Sixteen>(band),
+                        "{band:#x}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tables() {
+        // A full band allows every cell; one row empty allows nothing.
+        assert_eq!(Nine::allowed(0o777), (1 << 27) - 1);
+        assert_eq!(Nine::allowed(0o077), 0);
+        // Row 0 only in box 0 forces boxes 1 and 2 onto rows 1 and 2.
+        assert_eq!(Nine::allowed(0o771), 0o7 | 0o770 << 9 | 0o770 << 18);
+        assert_eq!(Nine::occupancy(0b100_000_001), 0b101);
+        assert_eq!(Sixteen::allowed(0xFFFF), u64::MAX);
+        assert_eq!(Sixteen::allowed(0x0FFF), 0);
+        // Rows 0 and 1 both only in box 0: no permutation fits.
+        assert_eq!(Sixteen::allowed(0xFF11), 0);
+        assert_eq!(Sixteen::occupancy(0x8001 << 16), 0b1001 << 4);
+        assert_eq!(
+            Nine::lone_rows(0b1000 | 0b11 << 9 | 0b1 << 26),
+            0b1000 | 0b1 << 26
+        );
+        assert_eq!(
+            Sixteen::lone_rows(0b11 | 0b1 << 20 | 0x8001 << 32 | 0x8000 << 48),
+            0b1 << 20 | 0x8000 << 48
+        );
+        assert_eq!(Nine::peers_in_band(0).count_ones(), 8 + 2 + 4);
+        assert_eq!(Sixteen::peers_in_band(63).count_ones(), 15 + 3 + 9);
+        // Every cell's peers, band by band, are those the shape lists.
+        fn band_peers_listed<S: Banded>() {
+            let width = S::BOX * S::N;
+            for cell in 0..S::CELLS {
+                let mut listed = [0u64; 4];
+                for &p in S::peers(cell) {
+                    listed[p as usize / width] |= 1 << (p as usize % width);
+                }
+                assert_eq!(S::band_peers(cell), &listed, "cell {cell}");
+            }
+        }
+        band_peers_listed::<Nine>();
+        band_peers_listed::<Sixteen>();
+    }
+}
