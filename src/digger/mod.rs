@@ -38,29 +38,26 @@
 //! unavoidable set that clue alone held, so the next cell put back is one every such set
 //! known needs, and the swap stands more often than one of a fresh clue.
 
+mod places;
+mod sets;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand::RngCore;
 
-use crate::grid::{Digit, Grid};
-use crate::rng::{below, shuffle};
+use crate::grid::Grid;
+use crate::rng::shuffle;
 use crate::shape::Shape;
-use crate::solver::{CELL_WORDS, Engine, Toward, bit};
+use crate::solver::{Engine, Toward, bit};
 use crate::symmetry::Orbits;
+use places::Places;
+use sets::CellSet;
 
 /// Unavoidable sets a dig remembers; a new one replaces the oldest.
 pub const REMEMBERED_SETS: usize = 512;
 
-/// The longest cycle of two lines' digits remembered as an unavoidable set before a dig
-/// starts (`a b / b a` is a cycle of 2 columns): 4 columns, 8 cells. Cycles of 3 and 4 made
-/// 9×9 digs at 55 holes about 5% faster than rectangles alone; longer ones, nothing more.
-const TWO_LINE_CYCLES: usize = 4;
-
 /// Swaps a dig may try for each hole that top-down digging left short of the target.
 pub const SWAPS_PER_MISSING_HOLE: usize = 1000;
-
-/// 64-bit words in a [`CellSet`]: room for the 625 cells of 25×25.
-const WORDS: usize = CELL_WORDS;
 
 /// What came of a swap ([`Digger::swap`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,86 +69,6 @@ enum Swap {
     /// No cell could be put back, the swap would leave a remembered unavoidable set without
     /// a clue, or the search ran out of budget: nothing changed.
     Declined,
-}
-
-/// A set of cells, one bit each.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct CellSet([u64; WORDS]);
-
-impl CellSet {
-    /// The cells `0..cells`.
-    fn first(cells: usize) -> Self {
-        let mut set = CellSet::default();
-        for cell in 0..cells {
-            set.insert(cell);
-        }
-        set
-    }
-
-    #[inline(always)]
-    fn insert(&mut self, cell: usize) {
-        self.0[cell / 64] |= 1 << (cell % 64);
-    }
-
-    #[inline(always)]
-    fn remove(&mut self, cell: usize) {
-        self.0[cell / 64] &= !(1 << (cell % 64));
-    }
-
-    #[inline(always)]
-    fn contains(&self, cell: usize) -> bool {
-        self.0[cell / 64] >> (cell % 64) & 1 != 0
-    }
-
-    /// True when `self ∩ other` is exactly `{cell}` (`cell` in both).
-    #[inline(always)]
-    fn meets_only_at(&self, other: &CellSet, cell: usize, words: usize) -> bool {
-        let mut only = CellSet::default();
-        only.insert(cell);
-        (0..words).all(|w| self.0[w] & other.0[w] == only.0[w])
-    }
-
-    /// The cells in both sets.
-    #[inline(always)]
-    fn and(mut self, other: &CellSet) -> CellSet {
-        for (a, b) in self.0.iter_mut().zip(other.0) {
-            *a &= b;
-        }
-        self
-    }
-
-    fn is_empty(&self) -> bool {
-        self.0.iter().all(|&w| w == 0)
-    }
-
-    /// How many cells the set holds.
-    fn len(&self, words: usize) -> usize {
-        self.0[..words]
-            .iter()
-            .map(|w| w.count_ones() as usize)
-            .sum()
-    }
-
-    /// The `k`-th cell of the set in increasing order (`k < len`).
-    fn nth(&self, mut k: usize, words: usize) -> usize {
-        for (w, &word) in self.0[..words].iter().enumerate() {
-            let ones = word.count_ones() as usize;
-            if k < ones {
-                let mut word = word;
-                for _ in 0..k {
-                    word &= word - 1;
-                }
-                return 64 * w + word.trailing_zeros() as usize;
-            }
-            k -= ones;
-        }
-        unreachable!("nth past the end of a cell set")
-    }
-
-    /// A cell of the set drawn uniformly from `rng` (the set is not empty).
-    fn pick<R: RngCore>(&self, rng: &mut R, words: usize) -> usize {
-        self.nth(below(rng, self.len(words) as u32) as usize, words)
-    }
 }
 
 /// A puzzle on its way down: the clues left and how many cells are empty.
@@ -594,213 +511,13 @@ impl<S: Shape> Digger<S> {
         }
         other == Some(false)
     }
-
-    /// Forgets the remembered sets, to dig `solution`, and remembers its small unavoidable
-    /// sets on two lines instead.
-    fn forget(&mut self, solution: &Grid<S>) {
-        self.found = 0;
-        self.grid = *solution;
-        self.remember_two_line_sets(solution, TWO_LINE_CYCLES);
-    }
-
-    /// Remembers the small unavoidable sets that lie on two rows of one band (or two
-    /// columns of one stack): where the two rows hold the same digits in the same columns,
-    /// `a b / b a` or `a b c / b c a`, swapping the two rows' digits in those columns keeps
-    /// every row, column and box whole (each swap stays inside one column, and so inside one
-    /// box). These are the cycles of the permutation that takes one row's digits to the
-    /// other's; cycles of up to `max_cycle` columns are remembered.
-    fn remember_two_line_sets(&mut self, solution: &Grid<S>, max_cycle: usize) {
-        let (n, side) = (S::N, S::BOX);
-        for transposed in [false, true] {
-            // Cell `k` of line `line`: of a row, or of a column when transposed.
-            let cell = |line: usize, k: usize| {
-                if transposed {
-                    k * n + line
-                } else {
-                    line * n + k
-                }
-            };
-            // Where each digit sits on a line: every digit of a full line is written over.
-            let mut at = [0usize; 26];
-            for band in 0..side {
-                for i in 0..side {
-                    for j in i + 1..side {
-                        let (one, two) = (band * side + i, band * side + j);
-                        for k in 0..n {
-                            at[solution.get(cell(one, k)) as usize] = k;
-                        }
-                        // The cycles' places on the lines, as masks; a set is built only for
-                        // a short one.
-                        let mut seen = 0u64;
-                        for start in 0..n {
-                            if seen >> start & 1 != 0 {
-                                continue;
-                            }
-                            let (mut k, mut places) = (start, 0u64);
-                            loop {
-                                places |= 1 << k;
-                                k = at[solution.get(cell(two, k)) as usize];
-                                if k == start {
-                                    break;
-                                }
-                            }
-                            seen |= places;
-                            if places.count_ones() as usize <= max_cycle {
-                                let mut set = CellSet::default();
-                                while places != 0 {
-                                    let k = places.trailing_zeros() as usize;
-                                    places &= places - 1;
-                                    set.insert(cell(one, k));
-                                    set.insert(cell(two, k));
-                                }
-                                self.sets[self.found % REMEMBERED_SETS] = set;
-                                self.found += 1;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// The remembered sets, newest last.
-    fn remembered(&self) -> &[CellSet] {
-        &self.sets[..self.found.min(REMEMBERED_SETS)]
-    }
-
-    /// A remembered unavoidable set whose only clue is `cell`.
-    fn witness(&self, clues: &CellSet, cell: usize) -> Option<&CellSet> {
-        self.remembered()
-            .iter()
-            .find(|set| set.contains(cell) && set.meets_only_at(clues, cell, Self::WORDS))
-    }
-
-    /// The cells common to every remembered unavoidable set whose only clue is `cell`
-    /// (there is one).
-    fn common_witness(&self, clues: &CellSet, cell: usize) -> CellSet {
-        self.remembered()
-            .iter()
-            .filter(|set| set.contains(cell) && set.meets_only_at(clues, cell, Self::WORDS))
-            .fold(CellSet::first(S::CELLS), |common, set| common.and(set))
-    }
-
-    /// True when a remembered unavoidable set holds none of `clues`.
-    fn misses_a_set(&self, clues: &CellSet) -> bool {
-        self.remembered()
-            .iter()
-            .any(|set| (0..Self::WORDS).all(|w| set.0[w] & clues.0[w] == 0))
-    }
-
-    /// Remembers an unavoidable set.
-    fn remember(&mut self, set: CellSet) {
-        self.sets[self.found % REMEMBERED_SETS] = set;
-        self.found += 1;
-    }
-}
-
-/// Where a top-down dig's clues stand, as masks over lines and boxes: for each digit, the
-/// rows, columns and boxes that hold it as a clue (the boxes numbered band by band and again
-/// stack by stack), and for each row, column and box, its empty places. Whether a clue is the
-/// only place left for its digit in one of its units is then a few mask operations.
-struct Places {
-    rows: [u32; 32],
-    cols: [u32; 32],
-    boxes: [u32; 32],
-    boxes_by_stack: [u32; 32],
-    /// Empty places: of each row by column, of each column by row, of each box row-major.
-    empty_rows: [u32; 32],
-    empty_cols: [u32; 32],
-    empty_boxes: [u32; 32],
-    /// For a mask of `BOX` bits, bit `i` widened to bits `i·BOX .. i·BOX + BOX` (the rows of
-    /// a band's boxes, the columns of a stack's, the places of a box's rows) and bit `j`
-    /// strided to bits `j, j + BOX, …` (the places of a box's columns).
-    widened: [u32; 32],
-    strided: [u32; 32],
-}
-
-impl Places {
-    /// A full grid's: every digit in every unit, no place empty.
-    fn full<S: Shape>() -> Self {
-        let (side, every) = (S::BOX, S::ALL);
-        let mut widened = [0u32; 32];
-        let mut strided = [0u32; 32];
-        for mask in 0..1usize << side {
-            for i in (0..side).filter(|i| mask >> i & 1 == 1) {
-                widened[mask] |= ((1 << side) - 1) << (i * side);
-                strided[mask] |= (0..side).map(|k| 1 << (k * side + i)).sum::<u32>();
-            }
-        }
-        let mut digits = [0u32; 32];
-        digits[1..=S::N].fill(every);
-        Places {
-            rows: digits,
-            cols: digits,
-            boxes: digits,
-            boxes_by_stack: digits,
-            empty_rows: [0; 32],
-            empty_cols: [0; 32],
-            empty_boxes: [0; 32],
-            widened,
-            strided,
-        }
-    }
-
-    /// `cell`'s row and column, its band and stack, and its place within its box.
-    #[inline(always)]
-    fn at<S: Shape>(cell: usize) -> (usize, usize, usize, usize, usize) {
-        let (row, col) = (cell / S::N, cell % S::N);
-        let (band, stack) = (row / S::BOX, col / S::BOX);
-        (
-            row,
-            col,
-            band,
-            stack,
-            (row % S::BOX) * S::BOX + col % S::BOX,
-        )
-    }
-
-    /// Takes `digit`'s clue at `cell` out of its units' masks, or puts it back.
-    fn toggle<S: Shape>(&mut self, cell: usize, digit: Digit) {
-        let (row, col, band, stack, _) = Self::at::<S>(cell);
-        let d = usize::from(digit) & 31;
-        self.rows[d] ^= 1 << row;
-        self.cols[d] ^= 1 << col;
-        self.boxes[d] ^= 1 << (band * S::BOX + stack);
-        self.boxes_by_stack[d] ^= 1 << (stack * S::BOX + band);
-    }
-
-    /// Marks `cell` empty.
-    fn empty<S: Shape>(&mut self, cell: usize) {
-        let (row, col, band, stack, place) = Self::at::<S>(cell);
-        self.empty_rows[row & 31] |= 1 << col;
-        self.empty_cols[col & 31] |= 1 << row;
-        self.empty_boxes[(band * S::BOX + stack) & 31] |= 1 << place;
-    }
-
-    /// True when `cell`, whose clue `digit` is out of the masks, is the only place its row,
-    /// its column or its box leaves for `digit`: every other empty place of that unit sees
-    /// `digit` in another unit.
-    fn hidden_single<S: Shape>(&self, cell: usize, digit: Digit) -> bool {
-        let (row, col, band, stack, _) = Self::at::<S>(cell);
-        let d = usize::from(digit) & 31;
-        let side = S::BOX;
-        let low = (1usize << side) - 1;
-        let widened = |mask: u32, from: usize| self.widened[(mask as usize >> from) & low];
-        let strided = |mask: u32, from: usize| self.strided[(mask as usize >> from) & low];
-        let row_sees = self.cols[d] | widened(self.boxes[d], band * side);
-        let col_sees = self.rows[d] | widened(self.boxes_by_stack[d], stack * side);
-        let box_sees = widened(self.rows[d], band * side) | strided(self.cols[d], stack * side);
-        self.empty_rows[row & 31] & !row_sees == 0
-            || self.empty_cols[col & 31] & !col_sees == 0
-            || self.empty_boxes[(band * side + stack) & 31] & !box_sees == 0
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::generator::fill;
-    use crate::rng::{attempt_rng, below};
+    use crate::rng::attempt_rng;
     use crate::shape::{Four, Nine, Sixteen};
     use crate::solver::Solver;
 
@@ -816,53 +533,6 @@ mod tests {
         assert!(puzzle.agrees_with(solution));
         assert_eq!(reference.count_solutions(puzzle, 2), 1);
         assert_eq!(&reference.solution(), solution);
-    }
-
-    /// Empties the cells of filled grids in a random order, keeping about half, and checks
-    /// `Places::hidden_single` at every cell against a cell-by-cell look at the puzzle.
-    fn hidden_singles_agree<S: Shape>(grids: u64) {
-        let mut solver = Solver::<S>::new();
-        for index in 0..grids {
-            let mut rng = attempt_rng(9, index);
-            let (mut puzzle, _) = fill(&mut solver, &mut rng);
-            let mut places = Places::full::<S>();
-            let mut order: Vec<usize> = (0..S::CELLS).collect();
-            shuffle(&mut rng, &mut order);
-            for cell in order {
-                let digit = puzzle.get(cell);
-                places.toggle::<S>(cell, digit);
-                puzzle.set(cell, 0);
-                // Every other cell of one of `cell`'s units is a clue or sees `digit`.
-                let sees = |other: usize| {
-                    S::units_of(other).into_iter().any(|unit| {
-                        S::unit(unit)
-                            .iter()
-                            .any(|&c| puzzle.get(usize::from(c)) == digit)
-                    })
-                };
-                let expected = S::units_of(cell).into_iter().any(|unit| {
-                    S::unit(unit).iter().all(|&other| {
-                        let other = usize::from(other);
-                        other == cell || puzzle.get(other) != 0 || sees(other)
-                    })
-                });
-                assert_eq!(places.hidden_single::<S>(cell, digit), expected, "{puzzle}");
-                if below(&mut rng, 2) == 0 {
-                    places.empty::<S>(cell);
-                } else {
-                    puzzle.set(cell, digit);
-                    places.toggle::<S>(cell, digit);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn hidden_singles_come_from_the_masks() {
-        hidden_singles_agree::<Four>(50);
-        hidden_singles_agree::<Nine>(30);
-        hidden_singles_agree::<Sixteen>(4);
-        hidden_singles_agree::<crate::shape::TwentyFive>(1);
     }
 
     /// Digs `attempts` grids to `holes` and checks every puzzle reached with the reference
@@ -1093,53 +763,6 @@ mod tests {
             assert!(stopped.is_none() || seen == 5);
         }
         assert!(moved > 0, "no walk moved");
-    }
-
-    /// Every set remembered for a grid before a dig is unavoidable: swapping the digits of
-    /// its two lines within it gives another solution.
-    fn two_line_sets<S: Shape>(grids: u64) -> usize {
-        let mut solver = Solver::<S>::new();
-        let mut digger = Digger::<S>::new();
-        let mut found = 0;
-        for index in 0..grids {
-            let (solution, _) = fill(&mut solver, &mut attempt_rng(6, index));
-            digger.forget(&solution);
-            for set in digger.remembered() {
-                let cells: Vec<usize> = (0..S::CELLS).filter(|&c| set.contains(c)).collect();
-                assert!((4..=2 * TWO_LINE_CYCLES).contains(&cells.len()));
-                let mut rows: Vec<usize> = cells.iter().map(|&c| c / S::N).collect();
-                rows.dedup();
-                let mut swapped = solution;
-                for &c in &cells {
-                    // The cell's partner: same column on the other row, or same row on the
-                    // other column.
-                    let partner = if rows.len() == 2 {
-                        let other = if c / S::N == rows[0] {
-                            rows[1]
-                        } else {
-                            rows[0]
-                        };
-                        other * S::N + c % S::N
-                    } else {
-                        *cells
-                            .iter()
-                            .find(|&&p| p != c && p / S::N == c / S::N)
-                            .expect("two cells per row")
-                    };
-                    swapped.set(c, solution.get(partner));
-                }
-                assert!(swapped.is_solution() && swapped != solution, "{solution}");
-                found += 1;
-            }
-        }
-        found
-    }
-
-    #[test]
-    fn two_line_sets_are_unavoidable() {
-        assert!(two_line_sets::<Nine>(50) > 50);
-        assert!(two_line_sets::<Sixteen>(5) > 5);
-        two_line_sets::<Four>(20);
     }
 
     #[test]
