@@ -62,8 +62,8 @@ pub trait Engine<S: Shape>: Send + std::fmt::Debug {
         branching: &mut impl Branching,
     ) -> Option<bool>;
 
-    /// How many of the cells a dig will test next a base for [`Engine::prepare_tests`]
-    /// should lack; 0 when the engine does not use one.
+    /// How many of the cells a dig will test next its base for [`Engine::prepare_tests`]
+    /// should leave out; 0 when the engine does not use a base.
     const PREPARED_CELLS: usize = 0;
 
     /// Lets the removal tests that follow begin from what propagation makes of `base`, a

@@ -479,7 +479,8 @@ mod tests {
     /// `astray` against a cell-by-cell look, on propagated states of a grid with random
     /// holes (some of them given another clue, so that cells lose the grid's digit).
     /// The busiest cell, scored one cell at a time from its digits and its peers (as
-    /// [`Shape::peers`](crate::shape::Shape::peers) lists them): the highest score, the first cell on a tie.
+    /// [`Shape::peers`](crate::shape::Shape::peers) lists them): the highest score, the
+    /// first cell on a tie.
     fn busiest_one_by_one<S: Banded>(state: &State<S>, cells: [u64; 4]) -> usize {
         let width = State::<S>::WIDTH;
         let listed = |cell: usize| cells[cell / width] >> (cell % width) & 1 != 0;

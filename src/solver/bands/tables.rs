@@ -53,13 +53,13 @@ pub trait Banded: Shape {
     /// make poorer unavoidable sets for the swaps: 60 holes came 25% slower.
     const STEER_TESTS: bool;
 
-    /// [`Engine::PREPARED_CELLS`](crate::solver::Engine::PREPARED_CELLS) for the size: whether removal tests begin from the
-    /// propagated state of a puzzle that lacks the next cells a dig tests, and how many.
-    /// A 16×16 dig to 150 holes then took 21% fewer instructions and came 34% faster
-    /// (eight cells; four and sixteen did less); its minimal digs, where searches rather
-    /// than their starts cost most, were level. On 9×9 a test's search costs about what
-    /// propagating the base does, which then saved too little to pay for itself: 55-hole
-    /// digs took 1.7% more instructions with eight cells, 2.3% more with four.
+    /// [`Engine::PREPARED_CELLS`](crate::solver::Engine::PREPARED_CELLS) for the size:
+    /// whether removal tests begin from the propagated state of a puzzle that lacks the
+    /// next cells a dig tests, and how many. A 16×16 dig to 150 holes then took 20–23%
+    /// fewer instructions and came 40% faster (eight cells; four and sixteen did less); its
+    /// minimal digs, where searches rather than their starts cost most, were level. On 9×9
+    /// the base cost more than it saved: 55-hole digs took 1.7% more instructions with
+    /// eight cells, 2.3% more with four.
     const PREPARED_CELLS: usize;
 
     /// The columns of a set of boxes of a band (bit `j` for box `j`), as an `N`-bit row.
