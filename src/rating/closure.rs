@@ -199,21 +199,20 @@ fn singles_in<S: Shape>(
     if missing & !some != 0 {
         return Err(Unsolvable);
     }
-    let mut one = missing & !many;
-    let mut placed = false;
-    while one != 0 {
-        let bit = one & one.wrapping_neg();
-        one &= one - 1;
-        // An earlier placement may have taken the place (a clash).
-        if let Some(&cell) = S::unit(unit)
-            .iter()
-            .find(|&&c| logic.cand[c as usize] & bit != 0)
-        {
-            place_if_open(logic, cell as usize, bit.trailing_zeros() as Digit + 1);
-            placed = true;
+    let one = missing & !many;
+    if one == 0 {
+        return Ok(false);
+    }
+    // One pass over the unit finds every single's place. A cell that is the only place of
+    // two digits takes the lower one (a clash: the other has no place left).
+    for &cell in S::unit(unit) {
+        let cell = cell as usize;
+        let here = logic.cand[cell] & one;
+        if here != 0 {
+            logic.place(cell, here.trailing_zeros() as Digit + 1);
         }
     }
-    Ok(placed)
+    Ok(true)
 }
 
 /// Places every naked single; fails on an open cell without candidates.
