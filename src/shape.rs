@@ -78,6 +78,10 @@ pub trait Shape: Copy + Debug + Default + Send + Sync + 'static {
     /// `PEERS` entries per cell, cell-major.
     fn peer_table() -> &'static [u16];
 
+    /// The peers of each cell as a mask of cells (bit `cell`), on sizes of at most 128 cells
+    /// (4×4 and 9×9); empty on larger ones.
+    fn peer_masks() -> &'static [u128];
+
     /// `N` cells per unit, unit-major: rows `0..N`, columns `N..2N`, boxes `2N..3N`.
     fn unit_table() -> &'static [u16];
 
@@ -104,7 +108,7 @@ pub trait Shape: Copy + Debug + Default + Send + Sync + 'static {
 }
 
 macro_rules! shape {
-    ($(#[$doc:meta])* $name:ident, box = $b:literal, max_holes = $max:expr, removal_budget = $budget:expr, solver = $solver:ty, peers = $peers:ident, units = $units:ident, units_of = $units_of:ident) => {
+    ($(#[$doc:meta])* $name:ident, box = $b:literal, max_holes = $max:expr, removal_budget = $budget:expr, solver = $solver:ty, peers = $peers:ident, peer_masks = $peer_masks:expr, units = $units:ident, units_of = $units_of:ident) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
@@ -137,6 +141,11 @@ macro_rules! shape {
             }
 
             #[inline(always)]
+            fn peer_masks() -> &'static [u128] {
+                $peer_masks
+            }
+
+            #[inline(always)]
             fn unit_table() -> &'static [u16] {
                 &$units
             }
@@ -151,24 +160,52 @@ macro_rules! shape {
 
 shape!(
     /// 4×4 grids of 2×2 boxes.
-    Four, box = 2, max_holes = 12, removal_budget = u64::MAX, solver = Generic<Four>, peers = PEERS_4, units = UNITS_4,
+    Four, box = 2, max_holes = 12, removal_budget = u64::MAX, solver = Generic<Four>, peers = PEERS_4, peer_masks = &PEER_MASKS_4,
+    units = UNITS_4,
     units_of = UNITS_OF_4
 );
 shape!(
     /// 9×9 grids of 3×3 boxes.
-    Nine, box = 3, max_holes = 64, removal_budget = u64::MAX, solver = Bands<Nine>, peers = PEERS_9, units = UNITS_9,
+    Nine, box = 3, max_holes = 64, removal_budget = u64::MAX, solver = Bands<Nine>, peers = PEERS_9, peer_masks = &PEER_MASKS_9,
+    units = UNITS_9,
     units_of = UNITS_OF_9
 );
 shape!(
     /// 16×16 grids of 4×4 boxes.
-    Sixteen, box = 4, max_holes = 256 - 15, removal_budget = 0, solver = Bands<Sixteen>, peers = PEERS_16, units = UNITS_16,
+    Sixteen, box = 4, max_holes = 256 - 15, removal_budget = 0, solver = Bands<Sixteen>, peers = PEERS_16, peer_masks = &[],
+    units = UNITS_16,
     units_of = UNITS_OF_16
 );
 shape!(
     /// 25×25 grids of 5×5 boxes.
-    TwentyFive, box = 5, max_holes = 625 - 24, removal_budget = 0, solver = Locked<TwentyFive>, peers = PEERS_25, units = UNITS_25,
+    TwentyFive, box = 5, max_holes = 625 - 24, removal_budget = 0, solver = Locked<TwentyFive>, peers = PEERS_25, peer_masks = &[],
+    units = UNITS_25,
     units_of = UNITS_OF_25
 );
+
+static PEER_MASKS_4: [u128; 16] = peer_masks::<2, 16>();
+static PEER_MASKS_9: [u128; 81] = peer_masks::<3, 81>();
+
+/// For every cell of a grid of at most 128 cells, its peers as a mask of cells.
+const fn peer_masks<const B: usize, const CELLS: usize>() -> [u128; CELLS] {
+    let n = B * B;
+    let mut masks = [0u128; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        let (r, c) = (cell / n, cell % n);
+        let mut other = 0;
+        while other < CELLS {
+            let (r2, c2) = (other / n, other % n);
+            let same_box = r / B == r2 / B && c / B == c2 / B;
+            if other != cell && (r == r2 || c == c2 || same_box) {
+                masks[cell] |= 1 << other;
+            }
+            other += 1;
+        }
+        cell += 1;
+    }
+    masks
+}
 
 /// Row, column and box of every cell, rows then columns then boxes, `N` cells each.
 const fn unit_table<const B: usize, const LEN: usize>() -> [u16; LEN] {
