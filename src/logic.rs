@@ -281,21 +281,33 @@ impl<S: Shape> Logic<S> {
     /// one row or one column of the box — box by box, digits in increasing order, until it
     /// returns true; true when it did.
     pub(crate) fn pointings(&self, visit: &mut impl FnMut(usize, u32, BoxLine) -> bool) -> bool {
-        for b in 0..S::N {
-            let mut missing = self.missing(2 * S::N + b);
-            while missing != 0 {
-                let bit = missing & missing.wrapping_neg();
-                missing &= missing - 1;
-                let (rows, cols, places) = self.box_lines(b, bit);
-                if places < 2 {
-                    continue;
+        let (n, side) = (S::N, S::BOX);
+        for b in 0..n {
+            let missing = self.missing(2 * n + b);
+            if missing == 0 {
+                continue;
+            }
+            // Each row and column of the box, as the digits with a place there and those
+            // with two or more, for all digits at once.
+            let (top, left) = (b / side * side, b % side * side);
+            let (mut rows, mut cols) = ([Spread::default(); 5], [Spread::default(); 5]);
+            for (i, row) in rows.iter_mut().enumerate().take(side) {
+                for (j, col) in cols.iter_mut().enumerate().take(side) {
+                    let cand = self.cand[(top + i) * n + left + j];
+                    row.add(cand);
+                    col.add(cand);
                 }
-                let line = if rows.count_ones() == 1 {
-                    BoxLine::Row(rows.trailing_zeros() as usize)
-                } else if cols.count_ones() == 1 {
-                    BoxLine::Column(cols.trailing_zeros() as usize)
+            }
+            let along_row = confined_with_two(&rows[..side]) & missing;
+            let along_col = confined_with_two(&cols[..side]) & missing;
+            let mut digits = along_row | along_col;
+            while digits != 0 {
+                let bit = digits & digits.wrapping_neg();
+                digits &= digits - 1;
+                let line = if along_row & bit != 0 {
+                    BoxLine::Row(rows.iter().position(|r| r.some & bit != 0).unwrap_or(0))
                 } else {
-                    continue;
+                    BoxLine::Column(cols.iter().position(|c| c.some & bit != 0).unwrap_or(0))
                 };
                 if visit(b, bit, line) {
                     return true;
@@ -303,24 +315,6 @@ impl<S: Shape> Logic<S> {
             }
         }
         false
-    }
-
-    /// Where digit bit `bit` may go in box `b`: the box's rows and columns (bits `0..BOX`)
-    /// that hold a place, and how many places.
-    fn box_lines(&self, b: usize, bit: u32) -> (u32, u32, u32) {
-        let (n, side) = (S::N, S::BOX);
-        let (top, left) = (b / side * side, b % side * side);
-        let (mut rows, mut cols, mut places) = (0u32, 0u32, 0);
-        for i in 0..side {
-            for j in 0..side {
-                if self.cand[(top + i) * n + left + j] & bit != 0 {
-                    rows |= 1 << i;
-                    cols |= 1 << j;
-                    places += 1;
-                }
-            }
-        }
-        (rows, cols, places)
     }
 
     /// The digits still to place in `unit`.
@@ -488,6 +482,35 @@ impl<S: Shape> Logic<S> {
 /// remove; never empty) and the unit they lie in, until it returns true.
 pub(crate) type Found<'a, S> = dyn FnMut(&Logic<S>, &<S as Shape>::Cells<u32>, usize) -> bool + 'a;
 
+/// The digits with a place among some cells, and those with two places or more.
+#[derive(Clone, Copy, Default)]
+struct Spread {
+    some: u32,
+    many: u32,
+}
+
+impl Spread {
+    /// Adds a cell with candidates `cand`.
+    #[inline(always)]
+    fn add(&mut self, cand: u32) {
+        self.many |= self.some & cand;
+        self.some |= cand;
+    }
+}
+
+/// Of the digits spread over disjoint parts, those with places in one part alone, and two or
+/// more there.
+#[inline(always)]
+fn confined_with_two(parts: &[Spread]) -> u32 {
+    let (mut once, mut more, mut two) = (0u32, 0u32, 0u32);
+    for part in parts {
+        more |= once & part.some;
+        once |= part.some;
+        two |= part.many;
+    }
+    once & !more & two
+}
+
 /// Pointing (a box's digit confined to one line) or, with `claiming`, claiming (a line's
 /// digit confined to one box). Offers them unit by unit (boxes for pointing, rows then
 /// columns for claiming), each unit's digits in increasing order, a box's row before its
@@ -538,23 +561,22 @@ pub(crate) fn locked<S: Shape>(logic: &Logic<S>, claiming: bool, found: &mut Fou
             let at = |k: usize| {
                 if unit < n { (unit, k) } else { (k, unit - n) }
             };
-            let mut missing = logic.missing(unit);
-            while missing != 0 {
-                let bit = missing & missing.wrapping_neg();
-                missing &= missing - 1;
-                let (mut boxes, mut places) = (0u32, 0);
-                for k in 0..n {
-                    let (r, c) = at(k);
-                    if logic.cand[r * n + c] & bit != 0 {
-                        boxes |= 1 << (k / side);
-                        places += 1;
-                    }
-                }
-                if places < 2 || boxes.count_ones() != 1 {
-                    continue;
-                }
+            // The line's stretch in each box it crosses, as the digits with a place there and
+            // those with two or more, for all digits at once.
+            let mut stretches = [Spread::default(); 5];
+            for (k, &cell) in S::unit(unit).iter().enumerate() {
+                stretches[k / side].add(logic.cand[cell as usize]);
+            }
+            let mut claimed = confined_with_two(&stretches[..side]) & logic.missing(unit);
+            while claimed != 0 {
+                let bit = claimed & claimed.wrapping_neg();
+                claimed &= claimed - 1;
+                let stretch = stretches
+                    .iter()
+                    .position(|s| s.some & bit != 0)
+                    .unwrap_or(0);
                 // The box, less the line.
-                let (r0, c0) = at(boxes.trailing_zeros() as usize * side);
+                let (r0, c0) = at(stretch * side);
                 let (top, left) = (r0 / side * side, c0 / side * side);
                 let mut rest = (0..side * side)
                     .map(|k| (top + k / side, left + k % side))
@@ -595,7 +617,7 @@ pub fn qqwing_level<S: Shape>(puzzle: &Grid<S>) -> Result<QqwingLevel, Unsolvabl
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shape::{Nine, Sixteen};
+    use crate::shape::{Four, Nine, Sixteen};
     use crate::solver::{Engine, Solver};
 
     #[test]
@@ -619,6 +641,91 @@ mod tests {
         puzzle.set(0, 5);
         puzzle.set(1, 5);
         assert_eq!(Logic::new(&puzzle).err(), Some(Unsolvable));
+    }
+
+    /// Pointings and claimings, found digit by digit, cell by cell: for each box (pointing)
+    /// or line (claiming), each missing digit in increasing order with two places or more,
+    /// all in one line of the box or one box of the line. The unit it lies in, the digit,
+    /// and the cells of the other unit it leaves.
+    fn locked_by_scan<S: Shape>(logic: &Logic<S>, claiming: bool) -> Vec<(usize, u32, Vec<usize>)> {
+        let n = S::N;
+        let mut found = Vec::new();
+        let units = if claiming { 0..2 * n } else { 2 * n..3 * n };
+        for unit in units {
+            for d in 0..n {
+                let bit = 1u32 << d;
+                if logic.missing(unit) & bit == 0 {
+                    continue;
+                }
+                let places: Vec<usize> = S::unit(unit)
+                    .iter()
+                    .map(|&c| c as usize)
+                    .filter(|&c| logic.cand[c] & bit != 0)
+                    .collect();
+                if places.len() < 2 {
+                    continue;
+                }
+                // The other units holding every place: the box of a line, or a box's lines.
+                let shared: Vec<usize> = (0..3 * n)
+                    .filter(|&u| u != unit && (u >= 2 * n) == claiming)
+                    .filter(|&u| places.iter().all(|&c| S::units_of(c).contains(&u)))
+                    .collect();
+                let Some(&other) = shared.first() else {
+                    continue;
+                };
+                let doomed: Vec<usize> = S::unit(other)
+                    .iter()
+                    .map(|&c| c as usize)
+                    .filter(|&c| logic.cand[c] & bit != 0 && !places.contains(&c))
+                    .collect();
+                if !doomed.is_empty() {
+                    found.push((other, bit, doomed));
+                }
+            }
+        }
+        found
+    }
+
+    /// What `locked` offers: the unit, the digit and the cells.
+    fn locked_offers<S: Shape>(logic: &Logic<S>, claiming: bool) -> Vec<(usize, u32, Vec<usize>)> {
+        let mut offered = Vec::new();
+        locked(logic, claiming, &mut |_, removal, unit| {
+            let cells: Vec<usize> = (0..S::CELLS).filter(|&c| removal[c] != 0).collect();
+            offered.push((unit, removal[cells[0]], cells));
+            false
+        });
+        offered
+    }
+
+    /// Locked candidates, found for all digits of a unit at once, are those a scan of each
+    /// digit finds, in the same order, on grids along the singles' path of dug puzzles.
+    fn locked_matches_a_scan<S: Shape>(holes: usize, attempts: u64) {
+        let mut generator = crate::Generator::<S>::new(crate::Holes::Exact(holes));
+        let mut offered = 0;
+        for index in 0..attempts {
+            let Some(made) = generator.attempt(3, index, &mut Default::default()) else {
+                continue;
+            };
+            let mut logic = Logic::new(&made.puzzle).unwrap();
+            loop {
+                for claiming in [false, true] {
+                    let offers = locked_offers(&logic, claiming);
+                    assert_eq!(offers, locked_by_scan(&logic, claiming), "{}", made.puzzle);
+                    offered += offers.len();
+                }
+                if !logic.hidden_single().unwrap() && !logic.naked_single().unwrap() {
+                    break;
+                }
+            }
+        }
+        assert!(offered >= 100, "{offered} offered");
+    }
+
+    #[test]
+    fn locked_candidates_match_a_scan_of_each_digit() {
+        locked_matches_a_scan::<Four>(10, 40);
+        locked_matches_a_scan::<Nine>(55, 40);
+        locked_matches_a_scan::<Sixteen>(140, 3);
     }
 
     #[test]
