@@ -193,7 +193,7 @@ fn covering_subsets(
     items: u32,
     k: u32,
     masks: &[u32; 32],
-    visit: &mut dyn FnMut(u32, u32) -> bool,
+    visit: &mut impl FnMut(u32, u32) -> bool,
 ) -> bool {
     fn go(
         items: u32,
@@ -201,7 +201,7 @@ fn covering_subsets(
         (chosen, cover): (u32, u32),
         k: u32,
         masks: &[u32; 32],
-        visit: &mut dyn FnMut(u32, u32) -> bool,
+        visit: &mut impl FnMut(u32, u32) -> bool,
     ) -> bool {
         if left == 0 {
             return cover.count_ones() == k && visit(chosen, cover);
