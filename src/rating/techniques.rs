@@ -423,10 +423,23 @@ fn turbot_with<S: Shape>(logic: &Logic<S>, peers: &[u128], found: &mut Found<'_,
     }
 }
 
-/// Unique rectangle, type 1: four cells on two rows, two columns and two boxes, three of
-/// them with the same two candidates. Were the fourth to take neither, the two digits could
-/// swap round the rectangle and the puzzle would have two solutions; so it loses both.
+/// Unique rectangles (SE rates types 1, 2 and 4 of a rectangle alike, 4.5): four cells on
+/// two rows, two columns and two boxes that all hold the same two candidates, where a puzzle
+/// with one solution cannot leave them only those two (they could swap round the rectangle).
+/// Type 1: three corners hold just the two, so the fourth loses both. Then, with two corners
+/// on one side holding just the two (the *floor*), the two others (the *roof*) keep the
+/// rectangle alive: type 2, the roof holds one more digit, the same in both corners, so one of
+/// them takes it and every cell that sees both loses it; type 4, one of the two digits has no
+/// place but the roof in a unit the roof lies in, so the roof corners lose the other.
 fn unique_rectangle<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) {
+    if !unique_rectangle_type_1(logic, found) {
+        unique_rectangle_with_roof(logic, found);
+    }
+}
+
+/// Unique rectangles of type 1 (see [`unique_rectangle`]); true when `found` stopped the
+/// search.
+fn unique_rectangle_type_1<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) -> bool {
     let n = S::N;
     // Per row, its cells with two candidates (a mask of columns). Three corners hold two
     // candidates: both in one column, one at least in the other. Rectangles without are
@@ -468,7 +481,7 @@ fn unique_rectangle<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) {
                             let mut removal = S::cells(0u32);
                             removal[fourth] = pair;
                             if found(logic, &removal, 0) {
-                                return;
+                                return true;
                             }
                         }
                     }
@@ -476,6 +489,104 @@ fn unique_rectangle<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) {
             }
         }
     }
+    false
+}
+
+/// Unique rectangles of types 2 and 4 (see [`unique_rectangle`]), floor by floor: two cells
+/// with the same two candidates in a row (then a column), the first cell before the second.
+fn unique_rectangle_with_roof<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) {
+    let n = S::N;
+    let at = |r: usize, c: usize| r * n + c;
+    for across in [true, false] {
+        // Along a row the floor's cells differ in column and the roof lies in another row;
+        // along a column, the other way round. `line` is the floor's row or column.
+        let cell = |line: usize, k: usize| if across { at(line, k) } else { at(k, line) };
+        for line in 0..n {
+            for k1 in 0..n {
+                let f1 = cell(line, k1);
+                let pair = logic.cand[f1];
+                if pair.count_ones() != 2 {
+                    continue;
+                }
+                for k2 in k1 + 1..n {
+                    let f2 = cell(line, k2);
+                    if logic.cand[f2] != pair {
+                        continue;
+                    }
+                    for roof_line in (0..n).filter(|&l| l != line) {
+                        let (g1, g2) = (cell(roof_line, k1), cell(roof_line, k2));
+                        let boxes = [f1, f2, g1, g2].map(|c| S::units_of(c)[2]);
+                        let two_boxes = boxes.iter().filter(|&&b| b == boxes[0]).count() == 2;
+                        let (c1, c2) = (logic.cand[g1], logic.cand[g2]);
+                        if !two_boxes || c1 & pair != pair || c2 & pair != pair {
+                            continue;
+                        }
+                        if roof_type_2(logic, pair, (g1, g2), found)
+                            || roof_type_4(logic, pair, (g1, g2), found)
+                        {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Type 2 on the roof `(g1, g2)` of a rectangle on `pair`: both hold one digit more, the same;
+/// true when `found` stopped the search.
+fn roof_type_2<S: Shape>(
+    logic: &Logic<S>,
+    pair: u32,
+    (g1, g2): (usize, usize),
+    found: &mut Found<'_, S>,
+) -> bool {
+    let extra = logic.cand[g1] & !pair;
+    if extra.count_ones() != 1 || logic.cand[g2] & !pair != extra {
+        return false;
+    }
+    let mut removal = S::cells(0u32);
+    let mut any = false;
+    for &cell in S::peers(g1) {
+        let cell = cell as usize;
+        if cell != g2 && logic.cand[cell] & extra != 0 && sees::<S>(cell, g2) {
+            removal[cell] = extra;
+            any = true;
+        }
+    }
+    any && found(logic, &removal, 0)
+}
+
+/// Type 4 on the roof `(g1, g2)` of a rectangle on `pair`: in a unit both lie in, one digit
+/// of the pair has no other place, so both lose the other digit; true when `found` stopped
+/// the search.
+fn roof_type_4<S: Shape>(
+    logic: &Logic<S>,
+    pair: u32,
+    (g1, g2): (usize, usize),
+    found: &mut Found<'_, S>,
+) -> bool {
+    let (u1, u2) = (S::units_of(g1), S::units_of(g2));
+    for unit in (0..3).filter(|&k| u1[k] == u2[k]).map(|k| u1[k]) {
+        let mut locked = pair;
+        for &cell in S::unit(unit) {
+            let cell = cell as usize;
+            if cell != g1 && cell != g2 {
+                locked &= !logic.cand[cell];
+            }
+        }
+        // One digit locked in the roof: the other goes from both corners (with both
+        // locked, the roof would hold just the pair, and the puzzle no single solution).
+        if locked.count_ones() == 1 {
+            let mut removal = S::cells(0u32);
+            removal[g1] = pair & !locked;
+            removal[g2] = pair & !locked;
+            if found(logic, &removal, unit) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// True when two cells share a unit.
@@ -540,6 +651,7 @@ fn wing<S: Shape>(logic: &Logic<S>, xyz: bool, found: &mut Found<'_, S>) {
 mod tests {
     use super::*;
     use crate::config::Holes;
+    use crate::grid::Grid;
     use crate::rating::closure::place_closure;
     use crate::shape::Nine;
     use crate::stats::Work;
@@ -555,6 +667,49 @@ mod tests {
             false
         });
         offered
+    }
+
+    /// What the unique rectangle search offers first on an empty 9×9 grid whose cells 0 and 3
+    /// (row 1, columns 1 and 4) hold just 1 and 2, and whose cells 9 and 12, below them, hold
+    /// `roof`; `also` changes the other candidates first.
+    fn first_rectangle(roof: u32, also: impl Fn(&mut Logic<Nine>)) -> Vec<(usize, u32)> {
+        let mut logic = Logic::new(&Grid::<Nine>::empty()).unwrap();
+        also(&mut logic);
+        (logic.cand[0], logic.cand[3]) = (0b11, 0b11);
+        (logic.cand[9], logic.cand[12]) = (roof, roof);
+        let mut first = Vec::new();
+        unique_rectangle(&logic, &mut |_, removal, _| {
+            first = (0..81)
+                .filter(|&c| removal[c] != 0)
+                .map(|c| (c, removal[c]))
+                .collect();
+            true
+        });
+        first
+    }
+
+    #[test]
+    fn unique_rectangles_with_a_roof() {
+        // Type 2: the roof holds 1, 2 and 5, so one of its cells is 5, and the rest of its
+        // row (the only cells that see both) loses 5.
+        let row: Vec<(usize, u32)> = (9..18)
+            .filter(|&c| c != 9 && c != 12)
+            .map(|c| (c, 0b1_0000))
+            .collect();
+        assert_eq!(first_rectangle(0b1_0011, |_| {}), row);
+        // Type 4: the roof holds 1, 2, 5 and 6, and 1 has no other place in its row: one
+        // roof cell is 1, so neither can be 2.
+        let no_other_1 = |logic: &mut Logic<Nine>| {
+            for c in 9..18 {
+                logic.cand[c] &= !1;
+            }
+        };
+        assert_eq!(
+            first_rectangle(0b11_0011, no_other_1),
+            vec![(9, 0b10), (12, 0b10)]
+        );
+        // Neither: two more digits in the roof, and 1 and 2 with other places in its row.
+        assert_eq!(first_rectangle(0b11_0011, |_| {}), vec![]);
     }
 
     /// Turbot fish found with peer masks are those found by walking the peers, in the same
