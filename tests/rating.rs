@@ -146,7 +146,7 @@ fn se_levels_agree_with_sukaku_explainer() {
     // 293 of the 322 hard ones (91%).
     assert_eq!(matrix[0][0], 81, "easy");
     assert_eq!(matrix[1][1], 654, "medium");
-    assert!(matrix[2][2] >= 301, "hard: {:?}", matrix[2]);
+    assert!(matrix[2][2] >= 307, "hard: {:?}", matrix[2]);
     assert_eq!(matrix[3][3], 143, "diabolical");
     assert_eq!(diabolical[3][3], 480, "Sudoku Exchange diabolical");
     assert!(r >= 0.99, "correlation {r}");

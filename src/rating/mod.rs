@@ -52,6 +52,7 @@ pub enum SeTechnique {
     HiddenTriple,
     TurbotFish,
     XyWing,
+    EmptyRectangle,
     XyzWing,
     UniqueRectangle,
     NakedQuad,
@@ -82,6 +83,7 @@ impl SeTechnique {
             HiddenTriple => 40,
             TurbotFish => 40,
             XyWing => 42,
+            EmptyRectangle => 43,
             XyzWing => 44,
             UniqueRectangle => 45,
             NakedQuad => 50,
@@ -112,6 +114,7 @@ impl SeTechnique {
             HiddenTriple => "hidden triple",
             TurbotFish => "turbot fish",
             XyWing => "XY-Wing",
+            EmptyRectangle => "empty rectangle",
             XyzWing => "XYZ-Wing",
             UniqueRectangle => "unique rectangle",
             NakedQuad => "naked quad",
@@ -282,7 +285,9 @@ enum Path {
 /// its conclusion as the grid loses candidates: the pattern stays, or it falls to a smaller
 /// one or to singles that reach the same eliminations (a locked digit, subset or fish line
 /// down to one place is placed; so is a wing cell down to one candidate, and a XYZ-Wing
-/// pivot that loses a digit leaves an XY-Wing or a naked pair). So the closure of the
+/// pivot that loses a digit leaves an XY-Wing or a naked pair; an empty rectangle whose box
+/// keeps one line of its cross leaves a pointing, and one whose link loses an end, a placed
+/// digit that clears the target or the box's row). So the closure of the
 /// techniques rated at most `t`, for any `t` up to it, is the same grid whatever order
 /// they take. Not so the unique rectangle above it, whose corners can be filled before it
 /// is seen.

@@ -13,7 +13,7 @@ use crate::shape::Shape;
 pub(super) type Finder<S> = fn(&Logic<S>, &mut Found<'_, S>);
 
 /// The techniques that eliminate candidates, easiest first, with their searches.
-pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Finder<S>); 15] {
+pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Finder<S>); 16] {
     use SeTechnique::*;
     [
         (Pointing, |l, f| locked(l, false, f)),
@@ -26,6 +26,7 @@ pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Finder<S>); 15] {
         (HiddenTriple, |l, f| hidden_subset(l, 3, f)),
         (TurbotFish, turbot),
         (XyWing, |l, f| wing(l, false, f)),
+        (EmptyRectangle, empty_rectangle),
         (XyzWing, |l, f| wing(l, true, f)),
         (UniqueRectangle, unique_rectangle),
         (NakedQuad, |l, f| naked_subset(l, 4, f)),
@@ -423,6 +424,85 @@ fn turbot_with<S: Shape>(logic: &Logic<S>, peers: &[u128], found: &mut Found<'_,
     }
 }
 
+/// Empty rectangle: a digit's places in a box lie on one row and one column of the box (a
+/// *cross*; the box's other cells, which lack it, are the empty rectangle), in two rows and
+/// two columns at least (in one, pointing takes it). Whatever the box's place, the digit is in
+/// the cross's row or in its column. Given a strong link on the digit in a column outside the
+/// box's stack with one end on the cross's row, the cell where the cross's column meets the
+/// link's other row loses the digit: were it there, the link's other end could not be, so the
+/// end on the cross's row would, and the box's place would have to lie in that row and that
+/// column at once, outside the cell. The same holds with rows and columns swapped.
+fn empty_rectangle<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) {
+    let (n, side) = (S::N, S::BOX);
+    let at = |r: usize, c: usize| r * n + c;
+    for b in 0..n {
+        let (top, left) = (b / side * side, b % side * side);
+        let in_box = |r: usize, c: usize| r / side == b / side && c / side == b % side;
+        let mut missing = logic.missing(2 * n + b);
+        while missing != 0 {
+            let bit = missing & missing.wrapping_neg();
+            missing &= missing - 1;
+            // The digit's places in the box, by row and column of the box.
+            let mut places = [0u32; 8];
+            for (i, row) in places.iter_mut().enumerate().take(side) {
+                *row = (0..side)
+                    .filter(|&j| logic.cand[at(top + i, left + j)] & bit != 0)
+                    .fold(0, |m, j| m | 1 << j);
+            }
+            let rows = (0..side).filter(|&i| places[i] != 0).count();
+            let cols = places[..side].iter().fold(0u32, |m, &p| m | p);
+            if rows < 2 || cols.count_ones() < 2 {
+                continue;
+            }
+            for i in 0..side {
+                for j in 0..side {
+                    // The cross of row i and column j holds every place.
+                    let on_cross = (0..side).all(|k| k == i || places[k] & !(1 << j) == 0);
+                    if !on_cross {
+                        continue;
+                    }
+                    let (r, c) = (top + i, left + j);
+                    // A strong link in a column outside the stack, one end on row r: the
+                    // cross's column loses the digit on the other end's row; then the same
+                    // for rows.
+                    for across in [false, true] {
+                        for line in 0..n {
+                            let cell = |k: usize| if across { at(line, k) } else { at(k, line) };
+                            // Where the link must have an end, and whether the line
+                            // crosses the box's band (a row) or stack (a column).
+                            let (end, own) = if across {
+                                (c, line / side == b / side)
+                            } else {
+                                (r, line / side == b % side)
+                            };
+                            if own {
+                                continue;
+                            }
+                            let link = (0..n)
+                                .filter(|&k| logic.cand[cell(k)] & bit != 0)
+                                .fold(0u32, |m, k| m | 1 << k);
+                            if link.count_ones() != 2 || link >> end & 1 == 0 {
+                                continue;
+                            }
+                            let other = (link & !(1 << end)).trailing_zeros() as usize;
+                            let (tr, tc) = if across { (r, other) } else { (other, c) };
+                            let target = at(tr, tc);
+                            if in_box(tr, tc) || logic.cand[target] & bit == 0 {
+                                continue;
+                            }
+                            let mut removal = S::cells(0u32);
+                            removal[target] = bit;
+                            if found(logic, &removal, 0) {
+                                return;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Unique rectangles (SE rates types 1, 2 and 4 of a rectangle alike, 4.5): four cells on
 /// two rows, two columns and two boxes that all hold the same two candidates, where a puzzle
 /// with one solution cannot leave them only those two (they could swap round the rectangle).
@@ -710,6 +790,36 @@ mod tests {
         );
         // Neither: two more digits in the roof, and 1 and 2 with other places in its row.
         assert_eq!(first_rectangle(0b11_0011, |_| {}), vec![]);
+    }
+
+    #[test]
+    fn empty_rectangles() {
+        // On an empty 9×9 grid, 1 keeps three places in the first box, r1c1, r1c2 and r2c1
+        // (the cross of row 1 and column 1), and two in column 6, r1c6 and r5c6: r5c1 loses 1.
+        let mut logic = Logic::new(&Grid::<Nine>::empty()).unwrap();
+        for cell in [2, 10, 11, 18, 19, 20] {
+            logic.cand[cell] &= !1;
+        }
+        for row in (1..9).filter(|&r| r != 4) {
+            logic.cand[row * 9 + 5] &= !1;
+        }
+        let mut first = Vec::new();
+        empty_rectangle(&logic, &mut |_, removal, _| {
+            first = (0..81)
+                .filter(|&c| removal[c] != 0)
+                .map(|c| (c, removal[c]))
+                .collect();
+            true
+        });
+        assert_eq!(first, vec![(36, 1)]);
+        // With a fourth place off the cross (r2c2), there is none.
+        logic.cand[10] |= 1;
+        let mut any = false;
+        empty_rectangle(&logic, &mut |_, _, _| {
+            any = true;
+            true
+        });
+        assert!(!any);
     }
 
     /// Turbot fish found with peer masks are those found by walking the peers, in the same
