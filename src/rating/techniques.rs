@@ -13,7 +13,7 @@ use crate::shape::Shape;
 pub(super) type Finder<S> = fn(&Logic<S>, &mut Found<'_, S>);
 
 /// The techniques that eliminate candidates, easiest first, with their searches.
-pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Finder<S>); 16] {
+pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Finder<S>); 18] {
     use SeTechnique::*;
     [
         (Pointing, |l, f| locked(l, false, f)),
@@ -24,7 +24,9 @@ pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Finder<S>); 16] {
         (NakedTriple, |l, f| naked_subset(l, 3, f)),
         (Swordfish, |l, f| fish(l, 3, f)),
         (HiddenTriple, |l, f| hidden_subset(l, 3, f)),
-        (TurbotFish, turbot),
+        (Skyscraper, |l, f| turbot(l, Turbot::Skyscraper, f)),
+        (TwoStringKite, |l, f| turbot(l, Turbot::Kite, f)),
+        (TurbotCrane, |l, f| turbot(l, Turbot::Crane, f)),
         (XyWing, |l, f| wing(l, false, f)),
         (EmptyRectangle, empty_rectangle),
         (XyzWing, |l, f| wing(l, true, f)),
@@ -335,18 +337,47 @@ fn fish<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
     }
 }
 
-/// Turbot fish (skyscraper, two-string kite and their box forms): a digit with exactly two
-/// places in each of two units, A–B and C–D, where B sees C; one of A and D holds the digit,
-/// so it leaves every cell that sees both.
-fn turbot<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) {
-    turbot_with(logic, S::peer_masks(), found);
+/// Turbot fish: a digit with exactly two places in each of two units, A–B and C–D, where B
+/// sees C; one of A and D holds the digit, so it leaves every cell that sees both. Sukaku
+/// Explainer rates them by the units: a skyscraper (two rows or two columns) 4.0, a
+/// two-string kite (a row and a column) 4.1, a turbot crane (a box and any unit) 4.2.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Turbot {
+    Skyscraper,
+    Kite,
+    Crane,
+}
+
+impl Turbot {
+    /// The kind of a turbot fish whose strong links lie in units `u` and `v`.
+    fn of<S: Shape>(u: usize, v: usize) -> Turbot {
+        let boxed = |unit| unit >= 2 * S::N;
+        if boxed(u) || boxed(v) {
+            Turbot::Crane
+        } else if (u < S::N) == (v < S::N) {
+            Turbot::Skyscraper
+        } else {
+            Turbot::Kite
+        }
+    }
+}
+
+/// The turbot fish of one kind (see [`Turbot`]).
+fn turbot<S: Shape>(logic: &Logic<S>, kind: Turbot, found: &mut Found<'_, S>) {
+    turbot_with(logic, kind, S::peer_masks(), found);
 }
 
 /// [`turbot`], with the size's peer masks (`peers`) where it has them: each pair of ends is
 /// then checked with a few mask operations; without, by walking the peers of one end.
-fn turbot_with<S: Shape>(logic: &Logic<S>, peers: &[u128], found: &mut Found<'_, S>) {
+fn turbot_with<S: Shape>(logic: &Logic<S>, kind: Turbot, peers: &[u128], found: &mut Found<'_, S>) {
+    // Skyscrapers and kites lie in lines alone.
+    let units = if kind == Turbot::Crane {
+        S::UNITS
+    } else {
+        2 * S::N
+    };
     let mut table = S::units([0u32; 32]);
-    for (unit, places) in table.as_mut().iter_mut().enumerate() {
+    for (unit, places) in table.as_mut().iter_mut().enumerate().take(units) {
         *places = logic.unit_places(unit);
     }
     // With masks: each digit's places, as a mask of cells.
@@ -366,23 +397,41 @@ fn turbot_with<S: Shape>(logic: &Logic<S>, peers: &[u128], found: &mut Found<'_,
     };
     for d in 0..S::N {
         let bit = 1u32 << d;
-        // Every strong link: the two places of the digit in a unit with exactly two.
-        let mut links = [(0usize, 0usize); 75];
+        // Every strong link: the two places of the digit in a unit with exactly two, and
+        // the unit.
+        let mut links = [(0usize, 0usize, 0usize); 75];
         let mut len = 0;
-        for unit in 0..S::UNITS {
+        // Links come in unit order: rows' up to `rows`, columns' up to `lines`, then boxes'.
+        let (mut rows, mut lines) = (0, 0);
+        for unit in 0..units {
             let places = table.as_ref()[unit][d];
             if places.count_ones() == 2 {
                 let cells = S::unit(unit);
                 let first = cells[places.trailing_zeros() as usize] as usize;
                 let second = cells[(31 - places.leading_zeros()) as usize] as usize;
-                links[len] = (first, second);
+                links[len] = (first, second, unit);
                 len += 1;
+            }
+            if unit + 1 == S::N {
+                rows = len;
+            }
+            if unit + 1 == 2 * S::N {
+                lines = len;
             }
         }
         let links = &links[..len];
         for (i, &one) in links.iter().enumerate() {
-            for &two in &links[i + 1..] {
-                if one == two {
+            // The links that make a fish of this kind with link i, after it.
+            let after = match kind {
+                Turbot::Skyscraper if i < rows => i + 1..rows,
+                Turbot::Skyscraper => i + 1..lines.max(i + 1),
+                Turbot::Kite if i < rows => rows..lines,
+                Turbot::Kite => 0..0,
+                Turbot::Crane => (i + 1).max(lines)..len,
+            };
+            for &two in &links[after] {
+                debug_assert!(Turbot::of::<S>(one.2, two.2) == kind);
+                if (one.0, one.1) == (two.0, two.1) {
                     continue;
                 }
                 for (a, b) in [(one.0, one.1), (one.1, one.0)] {
@@ -838,10 +887,12 @@ mod tests {
                 continue;
             }
             grids += 1;
-            let by_masks = offers(&logic, |l, f| turbot_with(l, Nine::peer_masks(), f));
-            let by_peers = offers(&logic, |l, f| turbot_with(l, &[], f));
-            assert_eq!(by_masks, by_peers, "{}", made.puzzle);
-            offered += by_masks.len();
+            for kind in [Turbot::Skyscraper, Turbot::Kite, Turbot::Crane] {
+                let by_masks = offers(&logic, |l, f| turbot_with(l, kind, Nine::peer_masks(), f));
+                let by_peers = offers(&logic, |l, f| turbot_with(l, kind, &[], f));
+                assert_eq!(by_masks, by_peers, "{}", made.puzzle);
+                offered += by_masks.len();
+            }
         }
         assert!(
             grids >= 50 && offered >= 200,
