@@ -395,11 +395,12 @@ fn turbot_with<S: Shape>(logic: &Logic<S>, kind: Turbot, peers: &[u128], found: 
         Some(mask) => mask >> b & 1 != 0,
         None => sees::<S>(a, b),
     };
+    // Filled afresh for each digit, zeroed once.
+    let mut links = [(0usize, 0usize, 0usize); 75];
     for d in 0..S::N {
         let bit = 1u32 << d;
         // Every strong link: the two places of the digit in a unit with exactly two, and
         // the unit.
-        let mut links = [(0usize, 0usize, 0usize); 75];
         let mut len = 0;
         // Links come in unit order: rows' up to `rows`, columns' up to `lines`, then boxes'.
         let (mut rows, mut lines) = (0, 0);
