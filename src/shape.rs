@@ -183,26 +183,17 @@ shape!(
     units_of = UNITS_OF_25
 );
 
-static PEER_MASKS_4: [u128; 16] = peer_masks::<2, 16>();
-static PEER_MASKS_9: [u128; 81] = peer_masks::<3, 81>();
+static PEER_MASKS_4: [u128; 16] = peer_masks::<16>(&PEERS_4);
+static PEER_MASKS_9: [u128; 81] = peer_masks::<81>(&PEERS_9);
 
-/// For every cell of a grid of at most 128 cells, its peers as a mask of cells.
-const fn peer_masks<const B: usize, const CELLS: usize>() -> [u128; CELLS] {
-    let n = B * B;
+/// For every cell of a grid of at most 128 cells, its peers (from the peer table) as a mask.
+const fn peer_masks<const CELLS: usize>(table: &[u16]) -> [u128; CELLS] {
+    let peers = table.len() / CELLS;
     let mut masks = [0u128; CELLS];
-    let mut cell = 0;
-    while cell < CELLS {
-        let (r, c) = (cell / n, cell % n);
-        let mut other = 0;
-        while other < CELLS {
-            let (r2, c2) = (other / n, other % n);
-            let same_box = r / B == r2 / B && c / B == c2 / B;
-            if other != cell && (r == r2 || c == c2 || same_box) {
-                masks[cell] |= 1 << other;
-            }
-            other += 1;
-        }
-        cell += 1;
+    let mut i = 0;
+    while i < table.len() {
+        masks[i / peers] |= 1 << table[i];
+        i += 1;
     }
     masks
 }
@@ -410,7 +401,18 @@ mod tests {
             let mut peers = S::peers(cell).to_vec();
             peers.sort_unstable();
             assert_eq!(union, peers);
+            // The masks, where the size has them, hold the same peers.
+            if let Some(&mask) = S::peer_masks().get(cell) {
+                let from_mask: Vec<u16> = (0..S::CELLS as u16)
+                    .filter(|&c| mask >> c & 1 != 0)
+                    .collect();
+                assert_eq!(from_mask, peers);
+            }
         }
+        assert_eq!(
+            S::peer_masks().len(),
+            if S::CELLS <= 128 { S::CELLS } else { 0 }
+        );
     }
 
     #[test]
