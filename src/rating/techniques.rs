@@ -799,6 +799,23 @@ mod tests {
         offered
     }
 
+    /// The first set of eliminations `find` offers on `logic`, as (cell, candidates); empty
+    /// when it offers none.
+    fn first_offer<S: Shape>(
+        logic: &Logic<S>,
+        find: impl Fn(&Logic<S>, &mut Found<'_, S>),
+    ) -> Vec<(usize, u32)> {
+        let mut first = Vec::new();
+        find(logic, &mut |_, removal, _| {
+            first = (0..S::CELLS)
+                .filter(|&c| removal[c] != 0)
+                .map(|c| (c, removal[c]))
+                .collect();
+            true
+        });
+        first
+    }
+
     /// What the unique rectangle search offers first on an empty 9×9 grid whose cells 0 and 3
     /// (row 1, columns 1 and 4) hold just 1 and 2, and whose cells 9 and 12, below them, hold
     /// `roof`; `also` changes the other candidates first.
@@ -807,15 +824,7 @@ mod tests {
         also(&mut logic);
         (logic.cand[0], logic.cand[3]) = (0b11, 0b11);
         (logic.cand[9], logic.cand[12]) = (roof, roof);
-        let mut first = Vec::new();
-        unique_rectangle(&logic, &mut |_, removal, _| {
-            first = (0..81)
-                .filter(|&c| removal[c] != 0)
-                .map(|c| (c, removal[c]))
-                .collect();
-            true
-        });
-        first
+        first_offer(&logic, unique_rectangle)
     }
 
     #[test]
@@ -853,23 +862,10 @@ mod tests {
         for row in (1..9).filter(|&r| r != 4) {
             logic.cand[row * 9 + 5] &= !1;
         }
-        let mut first = Vec::new();
-        empty_rectangle(&logic, &mut |_, removal, _| {
-            first = (0..81)
-                .filter(|&c| removal[c] != 0)
-                .map(|c| (c, removal[c]))
-                .collect();
-            true
-        });
-        assert_eq!(first, vec![(36, 1)]);
+        assert_eq!(first_offer(&logic, empty_rectangle), vec![(36, 1)]);
         // With a fourth place off the cross (r2c2), there is none.
         logic.cand[10] |= 1;
-        let mut any = false;
-        empty_rectangle(&logic, &mut |_, _, _| {
-            any = true;
-            true
-        });
-        assert!(!any);
+        assert_eq!(first_offer(&logic, empty_rectangle), vec![]);
     }
 
     /// Turbot fish found with peer masks are those found by walking the peers, in the same
