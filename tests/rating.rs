@@ -143,14 +143,14 @@ fn se_levels_agree_with_sukaku_explainer() {
         share(&diabolical, 3)
     );
     // What the rater reaches today: every easy, medium and diabolical puzzle in its bucket,
-    // 307 of the 322 hard ones (95.3%), the published ER itself for 1,027 of the 1,200.
+    // 319 of the 322 hard ones (99.1%), the published ER itself for 1,042 of the 1,200.
     assert_eq!(matrix[0][0], 81, "easy");
     assert_eq!(matrix[1][1], 654, "medium");
-    assert!(matrix[2][2] >= 307, "hard: {:?}", matrix[2]);
+    assert!(matrix[2][2] >= 319, "hard: {:?}", matrix[2]);
     assert_eq!(matrix[3][3], 143, "diabolical");
     assert_eq!(diabolical[3][3], 480, "Sudoku Exchange diabolical");
     assert!(r >= 0.99, "correlation {r}");
-    assert!(exact >= 1027, "same ER for {exact} of 1,200");
+    assert!(exact >= 1042, "same ER for {exact} of 1,200");
 }
 
 /// Puzzles of `S` dug to `holes`, from attempts of seed 1.

@@ -38,12 +38,12 @@ pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Finder<S>); 18] {
 }
 
 /// The placement a direct technique gives: the first eliminations `find` offers that leave
-/// a removed digit one place in the unit they lie in or, for a line, in a box they touch.
+/// a removed digit one place in the unit they lie in (SE's `HiddenSet` looks there alone).
 /// The eliminations themselves are not kept.
 pub(super) fn direct_step<S: Shape>(logic: &Logic<S>, find: Finder<S>) -> Option<(usize, Digit)> {
     let mut placed = None;
     find(logic, &mut |logic, removal, unit| {
-        placed = direct_single(logic, removal, unit);
+        placed = single_after(logic, unit, removal);
         placed.is_some()
     });
     placed
@@ -60,30 +60,13 @@ pub(super) fn direct_steps<S: Shape>(
     let (mut len, mut offered) = (0, false);
     find(logic, &mut |logic, removal, unit| {
         offered = true;
-        if let Some(placed) = direct_single(logic, removal, unit) {
+        if let Some(placed) = single_after(logic, unit, removal) {
             out[len] = placed;
             len += 1;
         }
         len == out.len()
     });
     (len, offered)
-}
-
-/// The hidden single that eliminations `removal` in `unit` leave there or, for a line, in a
-/// box they touch.
-fn direct_single<S: Shape>(
-    logic: &Logic<S>,
-    removal: &S::Cells<u32>,
-    unit: usize,
-) -> Option<(usize, Digit)> {
-    let boxes = (unit < 2 * S::N)
-        .then_some(2 * S::N..3 * S::N)
-        .into_iter()
-        .flatten()
-        .filter(|&u| S::unit(u).iter().any(|&c| removal[c as usize] != 0));
-    std::iter::once(unit)
-        .chain(boxes)
-        .find_map(|u| single_after(logic, u, removal))
 }
 
 /// The placement [`direct_step`] finds from pointing, found without elimination arrays: a
