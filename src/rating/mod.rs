@@ -60,6 +60,11 @@ pub enum SeTechnique {
     NakedQuad,
     Jellyfish,
     HiddenQuad,
+    ThreeSkyscrapers,
+    WxyzWing,
+    ThreeStrongLinks,
+    WxyzWingOfThree,
+    ThreeStrongLinksBoxRowColumn,
 }
 
 impl SeTechnique {
@@ -93,6 +98,11 @@ impl SeTechnique {
             NakedQuad => 50,
             Jellyfish => 52,
             HiddenQuad => 54,
+            ThreeSkyscrapers => 54,
+            WxyzWing => 55,
+            ThreeStrongLinks => 55,
+            WxyzWingOfThree => 56,
+            ThreeStrongLinksBoxRowColumn => 56,
         }
     }
 
@@ -126,6 +136,11 @@ impl SeTechnique {
             NakedQuad => "naked quad",
             Jellyfish => "Jellyfish",
             HiddenQuad => "hidden quad",
+            ThreeSkyscrapers => "3 skyscrapers",
+            WxyzWing => "WXYZ-Wing",
+            ThreeStrongLinks => "3 strong links",
+            WxyzWingOfThree => "WXYZ-Wing (a cell of three)",
+            ThreeStrongLinksBoxRowColumn => "3 strong links (box, row and column)",
         }
     }
 }
@@ -483,44 +498,87 @@ mod tests {
     use super::*;
     use crate::shape::Nine;
 
+    /// Diabolical puzzles (from `sudoku_exchange_diabolical.txt` and `se_rated_qqwing.txt` in
+    /// the shared data) whose paths take each technique rated above hidden quads.
+    const PAST_QUADS: [&str; 10] = [
+        ".1.7.....4.6.2....9.21.5....48.9....6.1...5.7....5.84....5.37.2....7.9.6.....6.5.",
+        ".215.........83.2...6...8.....8....1.38...45.7....6.....2...5...5.62.........173.",
+        "..7...5......8....9...7...1.251.893...3...6....9...2.....5.3...7.......6.1.2.7.4.",
+        "....4.....2.6.9.1...63.87...5..9..2...8...3..93.....74.8.5.2.4..43...26.5.......3",
+        "..8.2.9..6.......55..9.1..2..1.7.5...72...69.3.......7...4.7....1.5.3.2..5..1..8.",
+        "1...732.6..7.1....2.3..571.4.5......73.....58......3.4.213..8.5....9.4..3.456...2",
+        "2...5...6.1.....9.6..8.1..3..7.9.6.....7.3...9...8...21.......5.6.9.2.1...3.6.2..",
+        "5..8....1.....4.....46123...35...6.8..2...5..6.8...19...61259.....3.....1....8..2",
+        "..9....167.1...23.......9.7...8.24..84.......6.2..9..11.64....9...1....8...67..4.",
+        "6...5.......6..341.........49.3.8.15........8.5..1.7..3..8..1.......5.7..459.18.6",
+    ];
+
+    /// Walks SE's path from `puzzle`, checking that every elimination every technique
+    /// offers on the way keeps `solution`'s digit, and that a finished path ends at it;
+    /// counts in `offered` the sets each technique offered.
+    fn check_path(puzzle: &Grid<Nine>, solution: &Grid<Nine>, offered: &mut [usize; 32]) {
+        let mut logic = Logic::new(puzzle).unwrap();
+        loop {
+            closure::place_closure(&mut logic, u32::MAX, 0).unwrap();
+            if logic.is_solved() {
+                assert_eq!(logic.grid(), *solution, "{puzzle}");
+                return;
+            }
+            for (k, (technique, find)) in eliminating::<Nine>().into_iter().enumerate() {
+                find(&logic, &mut |_, removal, _| {
+                    for (cell, &bits) in removal.as_ref().iter().enumerate() {
+                        let digit = 1 << (solution.get(cell) - 1);
+                        assert_eq!(bits & digit, 0, "{technique:?} in {puzzle}");
+                    }
+                    offered[k] += 1;
+                    false
+                });
+            }
+            if eliminating_step(&mut logic, u32::MAX, [false; 2], Path::Stepwise).is_none() {
+                return;
+            }
+        }
+    }
+
     /// Every elimination every technique offers keeps the solution's digit, on the grids
-    /// SE's path goes through for 9×9 puzzles dug to 56 holes (the uniqueness techniques
-    /// may assume one solution: these puzzles have one); and the path ends at the solution.
+    /// SE's path goes through for 9×9 puzzles dug to 56 holes, for [`PAST_QUADS`] and for
+    /// the Sudoku Exchange diabolical puzzles (the uniqueness techniques may assume one
+    /// solution: these puzzles have one); and a path that finishes ends at the solution.
     #[test]
     fn eliminations_keep_the_solution() {
         let mut generator = crate::Generator::<Nine>::new(crate::Holes::Exact(56));
         let mut offered = [0usize; 32];
         for index in 0..150 {
             let work = &mut crate::stats::Work::default();
-            let Some(made) = generator.attempt(21, index, work) else {
-                continue;
-            };
-            let mut logic = Logic::new(&made.puzzle).unwrap();
-            loop {
-                closure::place_closure(&mut logic, u32::MAX, 0).unwrap();
-                if logic.is_solved() {
-                    assert_eq!(logic.grid(), made.solution, "{}", made.puzzle);
-                    break;
-                }
-                for (k, (technique, find)) in eliminating::<Nine>().into_iter().enumerate() {
-                    find(&logic, &mut |_, removal, _| {
-                        for (cell, &bits) in removal.as_ref().iter().enumerate() {
-                            let digit = 1 << (made.solution.get(cell) - 1);
-                            assert_eq!(bits & digit, 0, "{technique:?} in {}", made.puzzle);
-                        }
-                        offered[k] += 1;
-                        false
-                    });
-                }
-                if eliminating_step(&mut logic, u32::MAX, [false; 2], Path::Stepwise).is_none() {
-                    break;
-                }
+            if let Some(made) = generator.attempt(21, index, work) {
+                check_path(&made.puzzle, &made.solution, &mut offered);
             }
         }
-        // Every technique up to unique rectangles was seen at work.
+        use crate::solver::Engine;
+        let mut solver = crate::solver::Solver::<Nine>::new();
+        for text in PAST_QUADS {
+            let puzzle = Grid::<Nine>::parse(text).unwrap();
+            assert_eq!(solver.count_solutions(&puzzle, 2), 1, "{text}");
+            check_path(&puzzle, &solver.solution(), &mut offered);
+        }
+        // And the 480 diabolical puzzles of the shared data, which the rater mostly does not
+        // finish: its techniques above 4.5 see much use on them.
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/data/sudoku_exchange_diabolical.txt"
+        );
+        let text = std::fs::read_to_string(path).expect("../shared/data beside the repository");
+        for line in text.lines() {
+            let digits = line.split_whitespace().nth(1).unwrap();
+            let puzzle = Grid::<Nine>::parse(digits).unwrap();
+            assert_eq!(solver.count_solutions(&puzzle, 2), 1, "{digits}");
+            check_path(&puzzle, &solver.solution(), &mut offered);
+        }
+        // Every technique but naked quads, Jellyfish and hidden quads was seen at work.
         let techniques = eliminating::<Nine>();
         for (k, (technique, _)) in techniques.iter().enumerate() {
-            if *technique <= SeTechnique::UniqueRectangle {
+            let quads = SeTechnique::NakedQuad..=SeTechnique::HiddenQuad;
+            if !quads.contains(technique) {
                 assert!(offered[k] > 0, "{technique:?} never offered: {offered:?}");
             }
         }

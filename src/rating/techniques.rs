@@ -1,7 +1,8 @@
 //! The techniques past singles, each as a search that offers the eliminations it finds:
-//! locked candidates (in [`crate::logic`]), naked and hidden subsets, fish, turbot fish,
-//! unique rectangles and wings; and the *direct* form of a technique, which keeps no
-//! elimination but places the hidden single its eliminations leave.
+//! locked candidates (in [`crate::logic`]), naked and hidden subsets, fish, turbot fish and
+//! chains of three strong links, empty and unique rectangles, and wings; and the *direct*
+//! form of a technique, which keeps no elimination but places the hidden single its
+//! eliminations leave.
 
 use super::SeTechnique;
 use crate::grid::Digit;
@@ -13,7 +14,7 @@ use crate::shape::Shape;
 pub(super) type Finder<S> = fn(&Logic<S>, &mut Found<'_, S>);
 
 /// The techniques that eliminate candidates, easiest first, with their searches.
-pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Finder<S>); 18] {
+pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Finder<S>); 23] {
     use SeTechnique::*;
     [
         (Pointing, |l, f| locked(l, false, f)),
@@ -34,6 +35,17 @@ pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Finder<S>); 18] {
         (NakedQuad, |l, f| naked_subset(l, 4, f)),
         (Jellyfish, |l, f| fish(l, 4, f)),
         (HiddenQuad, |l, f| hidden_subset(l, 4, f)),
+        (ThreeSkyscrapers, |l, f| {
+            three_links(l, ThreeLinks::Parallel, f)
+        }),
+        (WxyzWing, |l, f| wxyz_wing(l, false, f)),
+        (ThreeStrongLinks, |l, f| {
+            three_links(l, ThreeLinks::Mixed, f)
+        }),
+        (WxyzWingOfThree, |l, f| wxyz_wing(l, true, f)),
+        (ThreeStrongLinksBoxRowColumn, |l, f| {
+            three_links(l, ThreeLinks::BoxRowColumn, f)
+        }),
     ]
 }
 
@@ -454,6 +466,267 @@ fn turbot_with<S: Shape>(logic: &Logic<S>, kind: Turbot, peers: &[u128], found: 
                 }
             }
         }
+    }
+}
+
+/// Three strong links on one digit, chained (an X-chain, Sukaku Explainer's "3 strong
+/// links"): A–B, C–D and E–F, each the digit's only two places in a unit, where B sees C
+/// and D sees E, all six cells apart. One of A and F holds the digit, so a cell that sees
+/// both loses it. SE leaves out cells of the three units and of the units B–C and D–E
+/// share, and a box's link whose places lie on one line. When A and F share a unit too,
+/// the chain closes into a loop: then each of its weak links (F–A, B–C, D–E) holds the
+/// digit once, and a cell that sees both its ends, outside the three units, loses it.
+///
+/// SE rates them by the units of the links: three parallel lines 5.4, a box with a row and
+/// a column 5.6, any other mix 5.5; of the chains of a rating it takes the one with the
+/// most eliminations. (Its chains through a box's group of places, rated 5.7, are not
+/// looked for.)
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ThreeLinks {
+    Parallel,
+    Mixed,
+    BoxRowColumn,
+}
+
+impl ThreeLinks {
+    /// The kind of a chain whose strong links lie in `units`.
+    fn of<S: Shape>(units: [usize; 3]) -> ThreeLinks {
+        let has = |kind: usize| units.iter().any(|&u| u / S::N == kind);
+        match (has(0), has(1), has(2)) {
+            (true, true, true) => ThreeLinks::BoxRowColumn,
+            (_, _, false) if !(has(0) && has(1)) => ThreeLinks::Parallel,
+            _ => ThreeLinks::Mixed,
+        }
+    }
+}
+
+/// The chains of three strong links of one kind (see [`ThreeLinks`]): offers the one with
+/// the most eliminations, the first found on a tie.
+fn three_links<S: Shape>(logic: &Logic<S>, kind: ThreeLinks, found: &mut Found<'_, S>) {
+    // The unit two cells share that SE names for their link: a column, else a row, else a box.
+    let shared = |a: usize, b: usize| {
+        let (ua, ub) = (S::units_of(a), S::units_of(b));
+        [1, 0, 2]
+            .into_iter()
+            .map(|k| ua[k])
+            .find(|&u| ub.contains(&u))
+    };
+    let within = |cell: usize, units: &[usize]| {
+        let of = S::units_of(cell);
+        units.iter().any(|u| of.contains(u))
+    };
+    let mut table = S::units([0u32; 32]);
+    for (unit, places) in table.as_mut().iter_mut().enumerate() {
+        *places = logic.unit_places(unit);
+    }
+    let mut best: Option<(usize, S::Cells<u32>)> = None;
+    // Per digit: its strong links (two places and the unit), then, for a middle link's end,
+    // the links with an end that sees it (the link, that end, the other end).
+    let mut links = [(0usize, 0usize, 0usize); 75];
+    let mut outer = [[(0usize, 0usize, 0usize); 75]; 2];
+    for digit in 0..S::N {
+        let bit = 1u32 << digit;
+        let mut len = 0;
+        for unit in 0..S::UNITS {
+            let places = table.as_ref()[unit][digit];
+            if places.count_ones() != 2 {
+                continue;
+            }
+            let cells = S::unit(unit);
+            let a = cells[places.trailing_zeros() as usize] as usize;
+            let b = cells[(31 - places.leading_zeros()) as usize] as usize;
+            if unit >= 2 * S::N && shared(a, b).is_some_and(|u| u < 2 * S::N) {
+                continue;
+            }
+            links[len] = (a, b, unit);
+            len += 1;
+        }
+        let links = &links[..len];
+        for (m, &(c, d, middle)) in links.iter().enumerate() {
+            // Parallel chains lie in lines of one kind: the middle link's.
+            let parallel = kind == ThreeLinks::Parallel;
+            if parallel && middle >= 2 * S::N {
+                continue;
+            }
+            // Links reaching each end of the middle one: [0] by c, [1] by d. (A chain read
+            // from its other end is the same chain: the middle is taken one way only.)
+            let mut counts = [0; 2];
+            for (k, &end) in [c, d].iter().enumerate() {
+                for (i, &(x, y, unit)) in links.iter().enumerate() {
+                    let other_kind = parallel && unit / S::N != middle / S::N;
+                    if i == m || x == end || y == end || other_kind {
+                        continue;
+                    }
+                    for (inner, outer_end) in [(x, y), (y, x)] {
+                        if sees::<S>(inner, end) {
+                            outer[k][counts[k]] = (i, inner, outer_end);
+                            counts[k] += 1;
+                        }
+                    }
+                }
+            }
+            for &(p, b, a) in &outer[0][..counts[0]] {
+                for &(q, e, f) in &outer[1][..counts[1]] {
+                    if p == q {
+                        continue;
+                    }
+                    let units = [links[p].2, middle, links[q].2];
+                    if ThreeLinks::of::<S>(units) != kind {
+                        continue;
+                    }
+                    let cells = [a, b, c, d, e, f];
+                    let apart = (0..6).all(|i| (i + 1..6).all(|j| cells[i] != cells[j]));
+                    if !apart {
+                        continue;
+                    }
+                    let (Some(bc), Some(de)) = (shared(b, c), shared(d, e)) else {
+                        continue;
+                    };
+                    let mut removal = S::cells(0u32);
+                    let mut count = 0;
+                    let mut doom = |x: usize, y: usize, outside: &[usize]| {
+                        for &cell in S::peers(x) {
+                            let cell = cell as usize;
+                            let doomed = logic.cand[cell] & bit != 0
+                                && cell != y
+                                && removal[cell] == 0
+                                && sees::<S>(cell, y)
+                                && !within(cell, outside);
+                            if doomed {
+                                removal[cell] = bit;
+                                count += 1;
+                            }
+                        }
+                    };
+                    if shared(a, f).is_some() {
+                        doom(a, f, &units);
+                        doom(b, c, &units);
+                        doom(d, e, &units);
+                    } else {
+                        doom(a, f, &[units[0], units[1], units[2], bc, de]);
+                    }
+                    if count > best.as_ref().map_or(0, |b| b.0) {
+                        best = Some((count, removal));
+                    }
+                }
+            }
+        }
+    }
+    if let Some((_, removal)) = best {
+        found(logic, &removal, 0);
+    }
+}
+
+/// WXYZ-Wing (Sukaku Explainer's, an ALS-XZ whose smaller set is one cell): three cells of a
+/// unit holding four digits between them (an almost locked set: one of them is placed
+/// outside the cells), each holding two to four, and a fourth cell holding exactly two of
+/// those digits, x and z. When every one of the three that holds x sees the fourth cell, x
+/// cannot be in both, so the three hold z or the fourth does: z leaves every cell that sees
+/// the fourth and all of the three that hold it. When z too is restricted that way, the
+/// four cells are locked: each of their digits leaves every cell that sees all of them that
+/// hold it (the fourth counting for x and z).
+///
+/// SE rates it 5.6 when the largest of the three cells holds three digits, 5.5 otherwise;
+/// of the wings of a rating it takes the one with the most eliminations.
+fn wxyz_wing<S: Shape>(logic: &Logic<S>, largest_three: bool, found: &mut Found<'_, S>) {
+    let mut best: Option<(u32, S::Cells<u32>)> = None;
+    // Cells of two to four candidates, for the set, and of two, for the fourth cell.
+    let mut open = S::cells(false);
+    let mut pairs = S::cells(0u16);
+    let mut len = 0;
+    for cell in 0..S::CELLS {
+        let count = logic.cand[cell].count_ones();
+        open[cell] = (2..=4).contains(&count);
+        if count == 2 {
+            pairs[len] = cell as u16;
+            len += 1;
+        }
+    }
+    let pairs = &pairs.as_ref()[..len];
+    for a in (0..S::CELLS).filter(|&a| open[a]) {
+        for &b in S::peers(a) {
+            let b = b as usize;
+            if b < a || !open[b] || (logic.cand[a] | logic.cand[b]).count_ones() > 4 {
+                continue;
+            }
+            for &c in S::peers(a) {
+                let c = c as usize;
+                let digits = logic.cand[a] | logic.cand[b] | logic.cand[c];
+                if c <= b || !open[c] || digits.count_ones() != 4 || !sees::<S>(b, c) {
+                    continue;
+                }
+                let set = [a, b, c];
+                let largest = set.map(|x| logic.cand[x].count_ones()).into_iter().max();
+                if (largest == Some(3)) != largest_three {
+                    continue;
+                }
+                // The cells that see every one of the set that holds digit `bit`, and
+                // `also` if given; outside the set and `also`.
+                let seeing_all = |bit: u32, also: Option<usize>, cell: usize| {
+                    !set.contains(&cell)
+                        && also != Some(cell)
+                        && set
+                            .iter()
+                            .all(|&x| logic.cand[x] & bit == 0 || sees::<S>(cell, x))
+                        && also.is_none_or(|y| sees::<S>(cell, y))
+                };
+                for &y in pairs {
+                    let (y, pair) = (y as usize, logic.cand[y as usize]);
+                    if pair & !digits != 0 || set.contains(&y) {
+                        continue;
+                    }
+                    let restricted = |bit: u32| {
+                        set.iter()
+                            .all(|&x| logic.cand[x] & bit == 0 || sees::<S>(y, x))
+                    };
+                    let (x_bit, z_bit) = (pair & pair.wrapping_neg(), pair & (pair - 1));
+                    let (rx, rz) = (restricted(x_bit), restricted(z_bit));
+                    // The digits eliminated, and whether the fourth cell must be seen too.
+                    let doomed: [(u32, bool); 4] = match (rx, rz) {
+                        (false, false) => continue,
+                        (true, false) => [(z_bit, true), (0, false), (0, false), (0, false)],
+                        (false, true) => [(x_bit, true), (0, false), (0, false), (0, false)],
+                        (true, true) => {
+                            let rest = digits & !pair;
+                            let w1 = rest & rest.wrapping_neg();
+                            [
+                                (x_bit, true),
+                                (z_bit, true),
+                                (w1, false),
+                                (rest & !w1, false),
+                            ]
+                        }
+                    };
+                    let mut removal = S::cells(0u32);
+                    let mut count = 0;
+                    for &(bit, with_y) in doomed.iter().filter(|d| d.0 != 0) {
+                        // A cell that loses the digit sees the fourth cell, or the first of
+                        // the set that holds it.
+                        let anchor = match with_y {
+                            true => Some(y),
+                            false => set.into_iter().find(|&x| logic.cand[x] & bit != 0),
+                        };
+                        let Some(anchor) = anchor else { continue };
+                        for &cell in S::peers(anchor) {
+                            let cell = cell as usize;
+                            let hit = logic.cand[cell] & bit != 0
+                                && cell != y
+                                && seeing_all(bit, with_y.then_some(y), cell);
+                            if hit {
+                                removal[cell] |= bit;
+                                count += 1;
+                            }
+                        }
+                    }
+                    if count > best.as_ref().map_or(0, |b| b.0) {
+                        best = Some((count, removal));
+                    }
+                }
+            }
+        }
+    }
+    if let Some((_, removal)) = best {
+        found(logic, &removal, 0);
     }
 }
 
