@@ -65,6 +65,9 @@ pub enum SeTechnique {
     ThreeStrongLinks,
     WxyzWingOfThree,
     ThreeStrongLinksBoxRowColumn,
+    BugType1,
+    BugType2,
+    BugType4,
 }
 
 impl SeTechnique {
@@ -103,6 +106,9 @@ impl SeTechnique {
             ThreeStrongLinks => 55,
             WxyzWingOfThree => 56,
             ThreeStrongLinksBoxRowColumn => 56,
+            BugType1 => 56,
+            BugType2 => 57,
+            BugType4 => 57,
         }
     }
 
@@ -141,6 +147,9 @@ impl SeTechnique {
             ThreeStrongLinks => "3 strong links",
             WxyzWingOfThree => "WXYZ-Wing (a cell of three)",
             ThreeStrongLinksBoxRowColumn => "3 strong links (box, row and column)",
+            BugType1 => "BUG type 1",
+            BugType2 => "BUG type 2",
+            BugType4 => "BUG type 4",
         }
     }
 }
@@ -499,7 +508,7 @@ mod tests {
     use crate::shape::Nine;
 
     /// Diabolical puzzles (from `sudoku_exchange_diabolical.txt` and `se_rated_qqwing.txt` in
-    /// the shared data) whose paths take each technique rated above hidden quads.
+    /// the shared data) whose paths take each chain of three strong links and WXYZ-Wing.
     const PAST_QUADS: [&str; 10] = [
         ".1.7.....4.6.2....9.21.5....48.9....6.1...5.7....5.84....5.37.2....7.9.6.....6.5.",
         ".215.........83.2...6...8.....8....1.38...45.7....6.....2...5...5.62.........173.",

@@ -1,8 +1,8 @@
 //! The techniques past singles, each as a search that offers the eliminations it finds:
 //! locked candidates (in [`crate::logic`]), naked and hidden subsets, fish, turbot fish and
-//! chains of three strong links, empty and unique rectangles, and wings; and the *direct*
-//! form of a technique, which keeps no elimination but places the hidden single its
-//! eliminations leave.
+//! chains of three strong links, empty and unique rectangles, wings and bivalue universal
+//! graves; and the *direct* form of a technique, which keeps no elimination but places the
+//! hidden single its eliminations leave.
 
 use super::SeTechnique;
 use crate::grid::Digit;
@@ -14,7 +14,7 @@ use crate::shape::Shape;
 pub(super) type Finder<S> = fn(&Logic<S>, &mut Found<'_, S>);
 
 /// The techniques that eliminate candidates, easiest first, with their searches.
-pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Finder<S>); 23] {
+pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Finder<S>); 26] {
     use SeTechnique::*;
     [
         (Pointing, |l, f| locked(l, false, f)),
@@ -46,6 +46,9 @@ pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Finder<S>); 23] {
         (ThreeStrongLinksBoxRowColumn, |l, f| {
             three_links(l, ThreeLinks::BoxRowColumn, f)
         }),
+        (BugType1, |l, f| bug(l, Bug::One, f)),
+        (BugType2, |l, f| bug(l, Bug::Two, f)),
+        (BugType4, |l, f| bug(l, Bug::Four, f)),
     ]
 }
 
@@ -726,6 +729,93 @@ fn wxyz_wing<S: Shape>(logic: &Logic<S>, largest_three: bool, found: &mut Found<
         }
     }
     if let Some((_, removal)) = best {
+        found(logic, &removal, 0);
+    }
+}
+
+/// The kinds of bivalue universal grave SE rates (its type 3, with a naked set beside the
+/// grave's cells, 5.8 and up, is not looked for).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bug {
+    /// One cell holds more than two candidates: it keeps only its extra ones (5.6).
+    One,
+    /// Several cells, with one extra digit between them: it leaves every cell that sees all
+    /// of them (5.7).
+    Two,
+    /// Two cells in one unit, sharing one candidate besides their extra ones: each keeps its
+    /// extra ones and that candidate (5.7).
+    Four,
+}
+
+/// Bivalue universal grave: were every open cell left two candidates, each in two places of
+/// each unit, the grid would have two solutions (or none). Cells with more candidates are
+/// the grave's: in a unit where a digit has neither zero nor two places, the one such cell
+/// among them holds it as an extra; when taking the extras away leaves that grave, one of
+/// the extras is true, and that gives the eliminations of each kind (see [`Bug`]).
+fn bug<S: Shape>(logic: &Logic<S>, kind: Bug, found: &mut Found<'_, S>) {
+    let mut extra = S::cells(0u32);
+    for unit in 0..S::UNITS {
+        let places = logic.unit_places(unit);
+        let cells = S::unit(unit);
+        for (d, &at) in places.iter().enumerate().take(S::N) {
+            if at == 0 || at.count_ones() == 2 {
+                continue;
+            }
+            let mut heavy = (0..S::N)
+                .filter(|&k| at >> k & 1 != 0 && logic.cand[cells[k] as usize].count_ones() > 2);
+            match (heavy.next(), heavy.next()) {
+                // A digit out of pattern with no cell to blame: no grave.
+                (None, _) => return,
+                (Some(k), None) => extra[cells[k] as usize] |= 1 << d,
+                // Another unit names the cell, if any.
+                (Some(_), Some(_)) => {}
+            }
+        }
+    }
+    // Without the extras, the grave: two candidates in every open cell, two places (or
+    // none) for every digit in every unit.
+    let rest = |cell: usize| logic.cand[cell] & !extra[cell];
+    let bivalue = (0..S::CELLS).all(|cell| logic.cand[cell] == 0 || rest(cell).count_ones() == 2);
+    let paired = (0..S::UNITS).all(|unit| {
+        (0..S::N).all(|d| {
+            let places = S::unit(unit)
+                .iter()
+                .filter(|&&cell| rest(cell as usize) >> d & 1 != 0)
+                .count();
+            places == 0 || places == 2
+        })
+    });
+    if !bivalue || !paired {
+        return;
+    }
+    // The grave's cells: the first two, and how many.
+    let mut graves = (0..S::CELLS).filter(|&cell| extra[cell] != 0);
+    let (first, second) = (graves.next(), graves.next());
+    let count = usize::from(first.is_some()) + usize::from(second.is_some()) + graves.count();
+    let extras = extra.as_ref().iter().fold(0, |all, &bits| all | bits);
+    let mut removal = S::cells(0u32);
+    match (kind, first, second) {
+        (Bug::One, Some(cell), None) => removal[cell] = rest(cell),
+        (Bug::Two, Some(_), Some(_)) if extras.count_ones() == 1 => {
+            for cell in 0..S::CELLS {
+                let sees_all = (0..S::CELLS)
+                    .filter(|&g| extra[g] != 0)
+                    .all(|g| sees::<S>(cell, g));
+                if logic.cand[cell] & extras != 0 && sees_all {
+                    removal[cell] = extras;
+                }
+            }
+        }
+        (Bug::Four, Some(one), Some(two)) if count == 2 && sees::<S>(one, two) => {
+            let shared = logic.cand[one] & logic.cand[two] & !extras;
+            if shared.count_ones() == 1 {
+                removal[one] = rest(one) & !shared;
+                removal[two] = rest(two) & !shared;
+            }
+        }
+        _ => {}
+    }
+    if removal.as_ref().iter().any(|&bits| bits != 0) {
         found(logic, &removal, 0);
     }
 }
