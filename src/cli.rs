@@ -57,9 +57,9 @@ pub enum Command {
     ///
     /// Solves step by step, always with the easiest technique that applies (singles, direct
     /// locking and hidden sets, locking, naked and hidden sets, X-Wing, Swordfish, Jellyfish,
-    /// turbot fish, XY-, XYZ- and WXYZ-Wing, empty and unique rectangles, chains of three
-    /// strong links, BUG), and rates the puzzle by its hardest step on the SE scale. Levels:
-    /// easy < 1.5 ≤ medium < 2.5 ≤ hard < 5.0 ≤ diabolical.
+    /// turbot fish, XY-, XYZ-, WXYZ- and VWXYZ-Wing, empty and unique rectangles, chains of
+    /// three strong links, BUG), and rates the puzzle by its hardest step on the SE scale.
+    /// Levels: easy < 1.5 ≤ medium < 2.5 ≤ hard < 5.0 ≤ diabolical.
     /// Writes CSV: puzzle,rating,level,qqwing_level,hardest_technique,steps.
     Rate(SolveArgs),
 }

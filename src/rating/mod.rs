@@ -68,6 +68,9 @@ pub enum SeTechnique {
     BugType1,
     BugType2,
     BugType4,
+    VwxyzWingOfFive,
+    VwxyzWing,
+    VwxyzWingOfThree,
 }
 
 impl SeTechnique {
@@ -109,6 +112,9 @@ impl SeTechnique {
             BugType1 => 56,
             BugType2 => 57,
             BugType4 => 57,
+            VwxyzWingOfFive => 62,
+            VwxyzWing => 63,
+            VwxyzWingOfThree => 64,
         }
     }
 
@@ -150,6 +156,9 @@ impl SeTechnique {
             BugType1 => "BUG type 1",
             BugType2 => "BUG type 2",
             BugType4 => "BUG type 4",
+            VwxyzWingOfFive => "VWXYZ-Wing (a cell of five)",
+            VwxyzWing => "VWXYZ-Wing",
+            VwxyzWingOfThree => "VWXYZ-Wing (a cell of three)",
         }
     }
 }
