@@ -1,15 +1,18 @@
 //! Ratings on the Sudoku Explainer (SE) scale: solve step by step, always with the easiest
 //! technique that applies, and rate the puzzle by its hardest step.
 //!
-//! The techniques and their SE values, easiest first:
-//! hidden single in a box 1.2, in a row or column 1.5; direct pointing 1.7, direct claiming
-//! 1.9, direct hidden pair 2.0 (a locking or hidden set whose eliminations leave a hidden
-//! single, which is placed); naked single 2.3; direct hidden triple 2.5; pointing 2.6,
-//! claiming 2.8, naked pair 3.0, X-Wing 3.2, hidden pair 3.4, naked triple 3.6, Swordfish
-//! 3.8, hidden triple 4.0, XY-Wing 4.2, XYZ-Wing 4.4, naked quad 5.0, Jellyfish 5.2, hidden
-//! quad 5.4. A puzzle none of them finishes is marked unfinished and reported at 5.0 (or its
-//! hardest step, if higher): it needs techniques this rater does not have (chains, more
-//! uniqueness patterns, …), almost all rated 5.0 or more in SE.
+//! The techniques and their SE values (as Sukaku Explainer, which rated the shared graded
+//! data, gives them), in SE's order: full house 1.0, hidden single in a box 1.2, in a row
+//! or column 1.5; direct pointing 1.7, direct claiming 1.9, direct hidden pair 2.0 (a
+//! locking or hidden set whose eliminations leave a hidden single, which is placed); naked
+//! single 2.3; direct hidden triple 2.5; pointing 2.6, claiming 2.8, naked pair 3.0, X-Wing
+//! 3.2, hidden pair 3.4, naked triple 3.6, Swordfish 3.8, hidden triple 4.0, turbot fish
+//! 4.0–4.1 and empty rectangles 4.3, XY-Wing 4.2, XYZ-Wing 4.4, unique rectangles 4.5, naked
+//! quad 5.0, Jellyfish 5.2, hidden quad 5.4, chains of three strong links 5.4–5.6, WXYZ-Wing
+//! 5.5–5.6, BUG 5.6–5.7, VWXYZ-Wing 6.2–6.4. A puzzle none of them finishes is marked
+//! unfinished and reported at 5.0 (or its hardest step, if higher): it needs techniques this
+//! rater does not have (chains and forcing chains, more uniqueness patterns, …), almost all
+//! rated 5.0 or more in SE.
 //!
 //! Levels follow the Sudoku Exchange bank: easy < 1.5 ≤ medium < 2.5 ≤ hard < 5.0 ≤
 //! diabolical (and every unfinished puzzle).
@@ -96,7 +99,7 @@ impl SeTechnique {
             HiddenTriple => 40,
             Skyscraper => 40,
             TwoStringKite => 41,
-            TurbotCrane => 42,
+            TurbotCrane => 41,
             XyWing => 42,
             EmptyRectangle => 43,
             XyzWing => 44,
@@ -401,12 +404,14 @@ pub fn rate_stepwise<S: Shape>(puzzle: &Grid<S>) -> Result<Rating, Unsolvable> {
 /// [`placement_rating`] gives, and for a harder band the rater looks for no step rated
 /// above it.
 ///
-/// It takes SE's path in bulk: up to XYZ-Wing (4.4), all the eliminations the easiest
-/// technique finds at once; one at a time above. That gives SE's rating, though not its
-/// steps. Up to XYZ-Wing, the techniques rated at most `t` reach one grid whatever their
-/// order, so SE's path, which takes them while any applies, reaches that grid too, and the
-/// first technique either path needs at a grid where nothing easier applies is the same.
-/// Past that grid both take one step at a time, from the same grid to the next such grid.
+/// It takes SE's path in bulk: up to XYZ-Wing (4.4), all the eliminations the first
+/// technique in SE's order finds at once; one at a time above. That gives SE's rating,
+/// though not its steps. Up to XYZ-Wing, the techniques up to any place in SE's order reach
+/// one grid whatever their order, so SE's path, which takes them while any applies, reaches
+/// that grid too, and the first technique either path needs at a grid where none before it
+/// applies is the same. Past that grid both take one step at a time, from the same grid to
+/// the next such grid. (SE's order is its rating order but for empty rectangles, tried
+/// before XY-Wings; the tests hold these ratings equal to [`rate`]'s on the shared sets.)
 /// Placements rated below the band are not told apart.
 pub fn rate_in<S: Shape>(puzzle: &Grid<S>, band: Band) -> Option<u32> {
     if band.max_tenths <= SeTechnique::DirectHiddenTriple.tenths() {
@@ -465,9 +470,11 @@ fn placing_step<S: Shape>(logic: &mut Logic<S>) -> Result<Option<SeTechnique>, U
     Ok(None)
 }
 
-/// Takes the easiest step of the SE scale that eliminates candidates, among those rated at
-/// most `cap` tenths (they are tried in increasing rating, so a step above `cap` is never
-/// looked for), if one applies; with [`Path::Bulk`], all that technique finds. Hidden pairs
+/// Takes the first step in SE's order ([`eliminating`]) that eliminates candidates, among
+/// those rated at most `cap` tenths, if one applies; with [`Path::Bulk`], all that technique
+/// finds. A technique above `cap` is looked for only where SE tries it before one within it
+/// (empty rectangles before XY-Wings): if it applies, SE's path takes it, and no step within
+/// `cap` is taken. Hidden pairs
 /// and triples are not looked for where `no_hidden_subset` says the grid has none
 /// ([`closure::Closure`]).
 fn eliminating_step<S: Shape>(
@@ -476,9 +483,16 @@ fn eliminating_step<S: Shape>(
     no_hidden_subset: [bool; 2],
     path: Path,
 ) -> Option<SeTechnique> {
-    for (technique, find) in eliminating::<S>() {
+    let techniques = eliminating::<S>();
+    for (k, &(technique, find)) in techniques.iter().enumerate() {
         if technique.tenths() > cap {
-            return None;
+            // SE takes a technique where its list puts it: one above the cap that comes
+            // before one within it ends the path here if it applies.
+            let within_later = techniques[k + 1..].iter().any(|t| t.0.tenths() <= cap);
+            if !within_later || offers(logic, find) {
+                return None;
+            }
+            continue;
         }
         let known_none = match technique {
             SeTechnique::HiddenPair => no_hidden_subset[0],
@@ -509,6 +523,16 @@ fn eliminating_step<S: Shape>(
         }
     }
     None
+}
+
+/// Whether `find` offers any eliminations on `logic`.
+fn offers<S: Shape>(logic: &Logic<S>, find: techniques::Finder<S>) -> bool {
+    let mut any = false;
+    find(logic, &mut |_, _, _| {
+        any = true;
+        true
+    });
+    any
 }
 
 #[cfg(test)]

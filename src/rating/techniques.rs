@@ -15,7 +15,9 @@ use crate::shape::Shape;
 /// candidates to remove; never empty) until it returns true.
 pub(super) type Finder<S> = fn(&Logic<S>, &mut Found<'_, S>);
 
-/// The techniques that eliminate candidates, easiest first, with their searches.
+/// The techniques that eliminate candidates, in SE's order, with their searches: by rating,
+/// but for empty rectangles (4.3), which SE's list tries with the other turbot fish, before
+/// XY-Wings (4.2).
 pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Finder<S>); 29] {
     use SeTechnique::*;
     [
@@ -30,8 +32,8 @@ pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Finder<S>); 29] {
         (Skyscraper, |l, f| turbot(l, Turbot::Skyscraper, f)),
         (TwoStringKite, |l, f| turbot(l, Turbot::Kite, f)),
         (TurbotCrane, |l, f| turbot(l, Turbot::Crane, f)),
-        (XyWing, |l, f| wing(l, false, f)),
         (EmptyRectangle, empty_rectangle),
+        (XyWing, |l, f| wing(l, false, f)),
         (XyzWing, |l, f| wing(l, true, f)),
         (UniqueRectangle, unique_rectangle),
         (NakedQuad, |l, f| naked_subset(l, 4, f)),
@@ -343,7 +345,9 @@ fn fish<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
 /// Turbot fish: a digit with exactly two places in each of two units, A–B and C–D, where B
 /// sees C; one of A and D holds the digit, so it leaves every cell that sees both. Sukaku
 /// Explainer rates them by the units: a skyscraper (two rows or two columns) 4.0, a
-/// two-string kite (a row and a column) 4.1, a turbot crane (a box and any unit) 4.2.
+/// two-string kite (a row and a column) or a turbot crane (a box and any unit) 4.1, as its
+/// strong links of two rate them (`StrongLinksHint.getDifficulty`: 4.0, and 4.1 unless the
+/// links lie in lines of one kind).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Turbot {
     Skyscraper,
