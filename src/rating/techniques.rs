@@ -535,7 +535,8 @@ fn three_links<S: Shape>(logic: &Logic<S>, kind: ThreeLinks, found: &mut Found<'
     // Per digit: its strong links (two places and the unit), then, for a middle link's end,
     // the links with an end that sees it (the link, that end, the other end).
     let mut links = [(0usize, 0usize, 0usize); 75];
-    let mut outer = [[(0usize, 0usize, 0usize); 75]; 2];
+    // Each link may reach an end both ways.
+    let mut outer = [[(0usize, 0usize, 0usize); 150]; 2];
     for digit in 0..S::N {
         let bit = 1u32 << digit;
         let mut len = 0;
