@@ -7,7 +7,7 @@
 //! locking or hidden set whose eliminations leave a hidden single, which is placed); naked
 //! single 2.3; direct hidden triple 2.5; pointing 2.6, claiming 2.8, naked pair 3.0, X-Wing
 //! 3.2, hidden pair 3.4, naked triple 3.6, Swordfish 3.8, hidden triple 4.0, turbot fish
-//! 4.0–4.1 and empty rectangles 4.3, XY-Wing 4.2, XYZ-Wing 4.4, unique rectangles 4.5, naked
+//! 4.0–4.1, empty rectangles and grouped turbot fish 4.3, XY-Wing 4.2, XYZ-Wing 4.4, unique rectangles 4.5, naked
 //! quad 5.0, Jellyfish 5.2, hidden quad 5.4, chains of three strong links 5.4–5.6, WXYZ-Wing
 //! 5.5–5.6, BUG 5.6–5.7, VWXYZ-Wing 6.2–6.4. A puzzle none of them finishes is marked
 //! unfinished and reported at 5.0 (or its hardest step, if higher): it needs techniques this
@@ -58,6 +58,7 @@ pub enum SeTechnique {
     TurbotCrane,
     XyWing,
     EmptyRectangle,
+    GroupedTurbot,
     XyzWing,
     UniqueRectangle,
     NakedQuad,
@@ -102,6 +103,7 @@ impl SeTechnique {
             TurbotCrane => 41,
             XyWing => 42,
             EmptyRectangle => 43,
+            GroupedTurbot => 43,
             XyzWing => 44,
             UniqueRectangle => 45,
             NakedQuad => 50,
@@ -146,6 +148,7 @@ impl SeTechnique {
             TurbotCrane => "turbot crane",
             XyWing => "XY-Wing",
             EmptyRectangle => "empty rectangle",
+            GroupedTurbot => "grouped turbot fish",
             XyzWing => "XYZ-Wing",
             UniqueRectangle => "unique rectangle",
             NakedQuad => "naked quad",
@@ -410,8 +413,9 @@ pub fn rate_stepwise<S: Shape>(puzzle: &Grid<S>) -> Result<Rating, Unsolvable> {
 /// one grid whatever their order, so SE's path, which takes them while any applies, reaches
 /// that grid too, and the first technique either path needs at a grid where none before it
 /// applies is the same. Past that grid both take one step at a time, from the same grid to
-/// the next such grid. (SE's order is its rating order but for empty rectangles, tried
-/// before XY-Wings; the tests hold these ratings equal to [`rate`]'s on the shared sets.)
+/// the next such grid. (SE's order is its rating order but for the grouped turbot fish,
+/// tried before XY-Wings; the tests hold these ratings equal to [`rate`]'s on the shared
+/// sets.)
 /// Placements rated below the band are not told apart.
 pub fn rate_in<S: Shape>(puzzle: &Grid<S>, band: Band) -> Option<u32> {
     if band.max_tenths <= SeTechnique::DirectHiddenTriple.tenths() {
@@ -473,8 +477,8 @@ fn placing_step<S: Shape>(logic: &mut Logic<S>) -> Result<Option<SeTechnique>, U
 /// Takes the first step in SE's order ([`eliminating`]) that eliminates candidates, among
 /// those rated at most `cap` tenths, if one applies; with [`Path::Bulk`], all that technique
 /// finds. A technique above `cap` is looked for only where SE tries it before one within it
-/// (empty rectangles before XY-Wings): if it applies, SE's path takes it, and no step within
-/// `cap` is taken. Hidden pairs
+/// (the grouped turbot fish before XY-Wings): if it applies, SE's path takes it, and no step
+/// within `cap` is taken. Hidden pairs
 /// and triples are not looked for where `no_hidden_subset` says the grid has none
 /// ([`closure::Closure`]).
 fn eliminating_step<S: Shape>(

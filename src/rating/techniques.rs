@@ -16,9 +16,9 @@ use crate::shape::Shape;
 pub(super) type Finder<S> = fn(&Logic<S>, &mut Found<'_, S>);
 
 /// The techniques that eliminate candidates, in SE's order, with their searches: by rating,
-/// but for empty rectangles (4.3), which SE's list tries with the other turbot fish, before
-/// XY-Wings (4.2).
-pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Finder<S>); 29] {
+/// but for empty rectangles and grouped turbot fish (4.3), which SE's list tries with the
+/// other turbot fish, before XY-Wings (4.2).
+pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Finder<S>); 30] {
     use SeTechnique::*;
     [
         (Pointing, |l, f| locked(l, false, f)),
@@ -33,6 +33,7 @@ pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Finder<S>); 29] {
         (TwoStringKite, |l, f| turbot(l, Turbot::Kite, f)),
         (TurbotCrane, |l, f| turbot(l, Turbot::Crane, f)),
         (EmptyRectangle, empty_rectangle),
+        (GroupedTurbot, grouped_turbot),
         (XyWing, |l, f| wing(l, false, f)),
         (XyzWing, |l, f| wing(l, true, f)),
         (UniqueRectangle, unique_rectangle),
@@ -876,6 +877,173 @@ fn bug<S: Shape>(logic: &Logic<S>, kind: Bug, found: &mut Found<'_, S>) {
     }
     if removal.as_ref().iter().any(|&bits| bits != 0) {
         found(logic, &removal, 0);
+    }
+}
+
+/// A link end: one cell or a group of them, all in one box segment of a line.
+#[derive(Clone, Copy, Debug)]
+struct End {
+    cells: [usize; 5],
+    len: usize,
+    /// The row, column and box every cell lies in (`usize::MAX` where they differ).
+    units: [usize; 3],
+}
+
+impl End {
+    fn new<S: Shape>(cells: &[usize]) -> End {
+        let mut end = End {
+            cells: [0; 5],
+            len: cells.len(),
+            units: S::units_of(cells[0]),
+        };
+        end.cells[..cells.len()].copy_from_slice(cells);
+        for &cell in &cells[1..] {
+            for (mine, unit) in end.units.iter_mut().zip(S::units_of(cell)) {
+                if *mine != unit {
+                    *mine = usize::MAX;
+                }
+            }
+        }
+        end
+    }
+
+    fn cells(&self) -> &[usize] {
+        &self.cells[..self.len]
+    }
+
+    /// The unit the cells of both ends lie in, as SE names it: a column, else a row, else a
+    /// box.
+    fn common(&self, other: &End) -> Option<usize> {
+        [1, 0, 2]
+            .into_iter()
+            .map(|k| self.units[k])
+            .find(|&u| u != usize::MAX && other.units.contains(&u))
+    }
+}
+
+/// Grouped turbot fish (Sukaku Explainer's grouped strong links of two, 4.3, its empty
+/// rectangles aside): two strong links on a digit, chained as in [`turbot`], where at least
+/// one lies in a line whose places fill two of its box segments, each end the places in one
+/// segment. A group is true when one of its cells is; a weak link joins two ends whose cells
+/// all lie in one unit. One of the chain's outer ends holds the digit, so a cell that sees
+/// every cell of both loses it, outside the links' units and the unit of the weak link (as
+/// SE leaves them out). When the outer ends share a unit too, the chain is a loop, and a cell
+/// that sees both ends of either weak link loses it, outside the links' units.
+fn grouped_turbot<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) {
+    let mut table = S::units([0u32; 32]);
+    for (unit, places) in table.as_mut().iter_mut().enumerate().take(2 * S::N) {
+        *places = logic.unit_places(unit);
+    }
+    let sees_all = |cell: usize, end: &End| end.cells().iter().all(|&x| sees::<S>(cell, x));
+    let none = End::new::<S>(&[0]);
+    // Per digit, its strong links: two ends, the unit, and whether an end is a group.
+    let mut links = S::units((none, none, 0usize, false));
+    for digit in 0..S::N {
+        let bit = 1u32 << digit;
+        let mut len = 0;
+        let mut grouped = false;
+        for unit in 0..S::UNITS {
+            let places = match unit < 2 * S::N {
+                true => table.as_ref()[unit][digit],
+                false => logic.places(unit, bit),
+            };
+            let count = places.count_ones() as usize;
+            let cells = S::unit(unit);
+            let at = |k: u32| cells[k as usize] as usize;
+            if count == 2 {
+                let (a, b) = (at(places.trailing_zeros()), at(31 - places.leading_zeros()));
+                let (a, b) = (End::new::<S>(&[a]), End::new::<S>(&[b]));
+                // SE leaves out a box's link on one line.
+                if unit >= 2 * S::N && a.common(&b).is_some_and(|u| u < 2 * S::N) {
+                    continue;
+                }
+                links[len] = (a, b, unit, false);
+                len += 1;
+            } else if unit < 2 * S::N && (3..=2 * S::BOX).contains(&count) {
+                // A line's places in exactly two of its box segments.
+                let segment = (1u32 << S::BOX) - 1;
+                let mut ends = [none; 2];
+                let mut segments = 0;
+                for s in 0..S::BOX {
+                    let mut here = places >> (s * S::BOX) & segment;
+                    if here == 0 {
+                        continue;
+                    }
+                    if segments == 2 {
+                        segments = 3;
+                        break;
+                    }
+                    let mut group = [0; 5];
+                    let mut size = 0;
+                    while here != 0 {
+                        group[size] = at((s * S::BOX) as u32 + here.trailing_zeros());
+                        size += 1;
+                        here &= here - 1;
+                    }
+                    ends[segments] = End::new::<S>(&group[..size]);
+                    segments += 1;
+                }
+                if segments == 2 {
+                    links[len] = (ends[0], ends[1], unit, true);
+                    len += 1;
+                    grouped = true;
+                }
+            }
+        }
+        if !grouped {
+            continue;
+        }
+        let links = &links.as_ref()[..len];
+        for (i, one) in links.iter().enumerate() {
+            for two in &links[i + 1..] {
+                if !one.3 && !two.3 {
+                    continue;
+                }
+                for (a, b) in [(&one.0, &one.1), (&one.1, &one.0)] {
+                    for (c, d) in [(&two.0, &two.1), (&two.1, &two.0)] {
+                        let Some(weak) = b.common(c) else {
+                            continue;
+                        };
+                        let apart = [a, b].iter().all(|x| {
+                            x.cells()
+                                .iter()
+                                .all(|cell| !c.cells().contains(cell) && !d.cells().contains(cell))
+                        });
+                        if !apart {
+                            continue;
+                        }
+                        let base = [one.2, two.2];
+                        let mut removal = S::cells(0u32);
+                        let mut any = false;
+                        let mut doom = |x: &End, y: &End, outside: &[usize]| {
+                            for &cell in S::peers(x.cells()[0]) {
+                                let cell = cell as usize;
+                                let of = S::units_of(cell);
+                                let hit = logic.cand[cell] & bit != 0
+                                    && !x.cells().contains(&cell)
+                                    && !y.cells().contains(&cell)
+                                    && sees_all(cell, x)
+                                    && sees_all(cell, y)
+                                    && !outside.iter().any(|u| of.contains(u));
+                                if hit {
+                                    removal[cell] = bit;
+                                    any = true;
+                                }
+                            }
+                        };
+                        if a.common(d).is_some() {
+                            doom(a, d, &base);
+                            doom(b, c, &base);
+                        } else {
+                            doom(a, d, &[one.2, two.2, weak]);
+                        }
+                        if any && found(logic, &removal, 0) {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 
