@@ -516,14 +516,7 @@ impl ThreeLinks {
 /// The chains of three strong links of one kind (see [`ThreeLinks`]): offers the one with
 /// the most eliminations, the first found on a tie.
 fn three_links<S: Shape>(logic: &Logic<S>, kind: ThreeLinks, found: &mut Found<'_, S>) {
-    // The unit two cells share that SE names for their link: a column, else a row, else a box.
-    let shared = |a: usize, b: usize| {
-        let (ua, ub) = (S::units_of(a), S::units_of(b));
-        [1, 0, 2]
-            .into_iter()
-            .map(|k| ua[k])
-            .find(|&u| ub.contains(&u))
-    };
+    let shared = |a: usize, b: usize| link_unit(S::units_of(a), S::units_of(b));
     let within = |cell: usize, units: &[usize]| {
         let of = S::units_of(cell);
         units.iter().any(|u| of.contains(u))
@@ -911,14 +904,20 @@ impl End {
         &self.cells[..self.len]
     }
 
-    /// The unit the cells of both ends lie in, as SE names it: a column, else a row, else a
-    /// box.
+    /// The unit the cells of both ends lie in ([`link_unit`]).
     fn common(&self, other: &End) -> Option<usize> {
-        [1, 0, 2]
-            .into_iter()
-            .map(|k| self.units[k])
-            .find(|&u| u != usize::MAX && other.units.contains(&u))
+        link_unit(self.units, other.units)
     }
+}
+
+/// The unit shared by two cells or groups, given the row, column and box each lies in
+/// (`usize::MAX` where a group's cells differ), as SE names the unit of a link: a column,
+/// else a row, else a box.
+fn link_unit(one: [usize; 3], other: [usize; 3]) -> Option<usize> {
+    [1, 0, 2]
+        .into_iter()
+        .map(|k| one[k])
+        .find(|&u| u != usize::MAX && other.contains(&u))
 }
 
 /// Grouped turbot fish (Sukaku Explainer's grouped strong links of two, 4.3, its empty
