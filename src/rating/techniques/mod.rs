@@ -1,0 +1,124 @@
+//! The techniques past singles, each as a search that offers the eliminations it finds, in
+//! one file per family:
+//!
+//! - locked candidates, in [`crate::logic`];
+//! - [`subsets`]: naked and hidden pairs, triples and quads;
+//! - [`fish`](mod@fish): X-Wing, Swordfish and Jellyfish;
+//! - [`links`]: strong links on one digit: turbot fish, grouped turbot fish, empty
+//!   rectangles and chains of three strong links;
+//! - [`wings`]: XY-, XYZ-, WXYZ- and VWXYZ-Wings;
+//! - [`uniqueness`]: unique rectangles and bivalue universal graves;
+//! - [`placements`]: the full house, and the *direct* form of a technique, which keeps no
+//!   elimination but places the hidden single its eliminations leave.
+//!
+//! [`eliminating`] lists them in the order the rater tries them.
+
+mod fish;
+mod links;
+mod placements;
+mod subsets;
+mod uniqueness;
+mod wings;
+
+use super::SeTechnique;
+use crate::logic::{Found, Logic, locked};
+use crate::shape::Shape;
+use fish::fish;
+use links::{ThreeLinks, Turbot, empty_rectangle, grouped_turbot, three_links, turbot};
+pub(super) use placements::{direct_pointing, direct_step, direct_steps, full_house};
+pub(super) use subsets::hidden_subset;
+use subsets::naked_subset;
+use uniqueness::{Bug, bug, unique_rectangle};
+use wings::{als_wing, wing};
+
+/// A search for eliminations: calls `found` with each set of eliminations (per cell, the
+/// candidates to remove; never empty) until it returns true.
+pub(super) type Finder<S> = fn(&Logic<S>, &mut Found<'_, S>);
+
+/// The techniques that eliminate candidates, in SE's order, with their searches: by rating,
+/// but for empty rectangles and grouped turbot fish (4.3), which SE's list tries with the
+/// other turbot fish, before XY-Wings (4.2).
+pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Finder<S>); 30] {
+    use SeTechnique::*;
+    [
+        (Pointing, |l, f| locked(l, false, f)),
+        (Claiming, |l, f| locked(l, true, f)),
+        (NakedPair, |l, f| naked_subset(l, 2, f)),
+        (XWing, |l, f| fish(l, 2, f)),
+        (HiddenPair, |l, f| hidden_subset(l, 2, f)),
+        (NakedTriple, |l, f| naked_subset(l, 3, f)),
+        (Swordfish, |l, f| fish(l, 3, f)),
+        (HiddenTriple, |l, f| hidden_subset(l, 3, f)),
+        (Skyscraper, |l, f| turbot(l, Turbot::Skyscraper, f)),
+        (TwoStringKite, |l, f| turbot(l, Turbot::Kite, f)),
+        (TurbotCrane, |l, f| turbot(l, Turbot::Crane, f)),
+        (EmptyRectangle, empty_rectangle),
+        (GroupedTurbot, grouped_turbot),
+        (XyWing, |l, f| wing(l, false, f)),
+        (XyzWing, |l, f| wing(l, true, f)),
+        (UniqueRectangle, unique_rectangle),
+        (NakedQuad, |l, f| naked_subset(l, 4, f)),
+        (Jellyfish, |l, f| fish(l, 4, f)),
+        (HiddenQuad, |l, f| hidden_subset(l, 4, f)),
+        (ThreeSkyscrapers, |l, f| {
+            three_links(l, ThreeLinks::Parallel, f)
+        }),
+        (WxyzWing, |l, f| als_wing(l, 3, 55, f)),
+        (ThreeStrongLinks, |l, f| {
+            three_links(l, ThreeLinks::Mixed, f)
+        }),
+        (WxyzWingOfThree, |l, f| als_wing(l, 3, 56, f)),
+        (ThreeStrongLinksBoxRowColumn, |l, f| {
+            three_links(l, ThreeLinks::BoxRowColumn, f)
+        }),
+        (BugType1, |l, f| bug(l, Bug::One, f)),
+        (BugType2, |l, f| bug(l, Bug::Two, f)),
+        (BugType4, |l, f| bug(l, Bug::Four, f)),
+        (VwxyzWingOfFive, |l, f| als_wing(l, 4, 62, f)),
+        (VwxyzWing, |l, f| als_wing(l, 4, 63, f)),
+        (VwxyzWingOfThree, |l, f| als_wing(l, 4, 64, f)),
+    ]
+}
+
+/// True when two cells share a unit.
+pub(super) fn sees<S: Shape>(a: usize, b: usize) -> bool {
+    a != b && {
+        let (ua, ub) = (S::units_of(a), S::units_of(b));
+        ua.iter().zip(&ub).any(|(x, y)| x == y)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every set of eliminations `find` offers on `logic`, in order.
+    pub(super) fn offers<S: Shape>(
+        logic: &Logic<S>,
+        find: impl Fn(&Logic<S>, &mut Found<'_, S>),
+    ) -> Vec<Vec<u32>> {
+        let mut offered = Vec::new();
+        find(logic, &mut |_, removal, _| {
+            offered.push(removal.as_ref().to_vec());
+            false
+        });
+        offered
+    }
+
+    /// The first set of eliminations `find` offers on `logic`, as (cell, candidates); empty
+    /// when it offers none.
+    pub(super) fn first_offer<S: Shape>(
+        logic: &Logic<S>,
+        find: impl Fn(&Logic<S>, &mut Found<'_, S>),
+    ) -> Vec<(usize, u32)> {
+        let mut first = Vec::new();
+        find(logic, &mut |_, removal, _| {
+            first = (0..S::CELLS)
+                .filter(|&c| removal[c] != 0)
+                .map(|c| (c, removal[c]))
+                .collect();
+            true
+        });
+        first
+    }
+}

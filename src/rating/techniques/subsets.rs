@@ -1,0 +1,144 @@
+//! Naked and hidden subsets: `k` cells of a unit holding `k` digits between them, or `k`
+//! digits of a unit confined to `k` cells.
+
+use crate::logic::{Found, Logic};
+use crate::shape::Shape;
+
+/// Calls `visit` with every `k`-subset of the set bits of `items` (as a mask) whose `masks`
+/// (one per bit) cover exactly `k` bits between them, and with that cover, in increasing
+/// order of their lowest bits, until it returns true. A subset is dropped as soon as its
+/// first members cover more than `k`, so supersets of such a start are never built.
+pub(super) fn covering_subsets(
+    items: u32,
+    k: u32,
+    masks: &[u32; 32],
+    visit: &mut impl FnMut(u32, u32) -> bool,
+) -> bool {
+    fn go(
+        items: u32,
+        left: u32,
+        (chosen, cover): (u32, u32),
+        k: u32,
+        masks: &[u32; 32],
+        visit: &mut impl FnMut(u32, u32) -> bool,
+    ) -> bool {
+        if left == 0 {
+            return cover.count_ones() == k && visit(chosen, cover);
+        }
+        let mut rest = items;
+        while rest.count_ones() >= left {
+            let bit = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            let wider = cover | masks[bit.trailing_zeros() as usize];
+            if wider.count_ones() <= k && go(rest, left - 1, (chosen | bit, wider), k, masks, visit)
+            {
+                return true;
+            }
+        }
+        false
+    }
+    go(items, k, (0, 0), k, masks, visit)
+}
+
+/// Naked subsets of `k` cells: `k` open cells of a unit holding `k` digits between them.
+pub(super) fn naked_subset<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
+    for unit in 0..S::UNITS {
+        let cells = S::unit(unit);
+        let open = (0..S::N)
+            .filter(|&p| logic.value[cells[p] as usize] == 0)
+            .fold(0u32, |m, p| m | 1 << p);
+        if open.count_ones() <= k {
+            continue;
+        }
+        // Only cells with at most k candidates can be among the k: the subsets of those
+        // come in the same order as among all open cells, so the first found is the same.
+        let small = (0..S::N)
+            .filter(|&p| open >> p & 1 != 0 && logic.cand[cells[p] as usize].count_ones() <= k)
+            .fold(0u32, |m, p| m | 1 << p);
+        let mut cands = [0u32; 32];
+        for (p, &cell) in cells.iter().enumerate() {
+            cands[p] = logic.cand[cell as usize];
+        }
+        let done = covering_subsets(small, k, &cands, &mut |chosen, digits| {
+            let mut removal = S::cells(0u32);
+            let mut any = false;
+            for p in (0..S::N).filter(|&p| open & !chosen >> p & 1 != 0) {
+                let cell = cells[p] as usize;
+                if logic.cand[cell] & digits != 0 {
+                    removal[cell] = logic.cand[cell] & digits;
+                    any = true;
+                }
+            }
+            any && found(logic, &removal, unit)
+        });
+        if done {
+            return;
+        }
+    }
+}
+
+/// Hidden subsets of `k` digits: `k` missing digits of a unit confined to `k` cells.
+pub(in crate::rating) fn hidden_subset<S: Shape>(
+    logic: &Logic<S>,
+    k: u32,
+    found: &mut Found<'_, S>,
+) {
+    for unit in 0..S::UNITS {
+        let missing = logic.missing(unit);
+        if missing.count_ones() <= k {
+            continue;
+        }
+        let cells = S::unit(unit);
+        let table = logic.unit_places(unit);
+        // Only digits with at most k places can be among the k (the same order argument
+        // as for naked subsets).
+        let few = (0..S::N as u32)
+            .filter(|&d| missing >> d & 1 != 0 && table[d as usize].count_ones() <= k)
+            .fold(0u32, |m, d| m | 1 << d);
+        let done = covering_subsets(few, k, &table, &mut |digits, places| {
+            let mut removal = S::cells(0u32);
+            let mut any = false;
+            for p in (0..S::N).filter(|&p| places >> p & 1 != 0) {
+                let cell = cells[p] as usize;
+                if logic.cand[cell] & !digits != 0 {
+                    removal[cell] = logic.cand[cell] & !digits;
+                    any = true;
+                }
+            }
+            any && found(logic, &removal, unit)
+        });
+        if done {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn covering_subsets_are_enumerated_once_in_order() {
+        // Item i covers bit i: every 2-subset covers two bits.
+        let masks: [u32; 32] = std::array::from_fn(|i| 1 << i);
+        let mut seen = Vec::new();
+        covering_subsets(0b10110, 2, &masks, &mut |s, cover| {
+            seen.push((s, cover));
+            false
+        });
+        assert_eq!(
+            seen,
+            vec![(0b00110, 0b00110), (0b10010, 0b10010), (0b10100, 0b10100)]
+        );
+        // Items 1 and 2 cover three bits together, items 1 and 4 one: only {1, 4} is kept
+        // among pairs, and a visit returning true stops the walk.
+        let mut masks = [0u32; 32];
+        (masks[1], masks[2], masks[4]) = (0b011, 0b100, 0b001);
+        let mut seen = Vec::new();
+        covering_subsets(0b10110, 2, &masks, &mut |s, cover| {
+            seen.push((s, cover));
+            true
+        });
+        assert_eq!(seen, vec![(0b10010, 0b011)]);
+    }
+}

@@ -1,0 +1,302 @@
+//! The techniques that rest on the puzzle having one solution: unique rectangles and
+//! bivalue universal graves.
+
+use super::sees;
+use crate::logic::{Found, Logic};
+use crate::shape::Shape;
+
+/// Unique rectangles (SE rates types 1, 2 and 4 of a rectangle alike, 4.5): four cells on
+/// two rows, two columns and two boxes that all hold the same two candidates, where a puzzle
+/// with one solution cannot leave them only those two (they could swap round the rectangle).
+/// Type 1: three corners hold just the two, so the fourth loses both. Then, with two corners
+/// on one side holding just the two (the *floor*), the two others (the *roof*) keep the
+/// rectangle alive: type 2, the roof holds one more digit, the same in both corners, so one of
+/// them takes it and every cell that sees both loses it; type 4, one of the two digits has no
+/// place but the roof in a unit the roof lies in, so the roof corners lose the other.
+pub(super) fn unique_rectangle<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) {
+    if !unique_rectangle_type_1(logic, found) {
+        unique_rectangle_with_roof(logic, found);
+    }
+}
+
+/// Unique rectangles of type 1 (see [`unique_rectangle`]); true when `found` stopped the
+/// search.
+fn unique_rectangle_type_1<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) -> bool {
+    let n = S::N;
+    // Per row, its cells with two candidates (a mask of columns). Three corners hold two
+    // candidates: both in one column, one at least in the other. Rectangles without are
+    // skipped, in the same order.
+    let mut two = [0u32; 32];
+    for (r, two) in two.iter_mut().enumerate().take(n) {
+        *two = (0..n)
+            .filter(|&c| logic.cand[r * n + c].count_ones() == 2)
+            .fold(0, |m, c| m | 1 << c);
+    }
+    for r1 in 0..n {
+        for r2 in r1 + 1..n {
+            let (both, either) = (two[r1] & two[r2], two[r1] | two[r2]);
+            if both == 0 {
+                continue;
+            }
+            for c1 in (0..n).filter(|&c| either >> c & 1 != 0) {
+                for c2 in (c1 + 1..n).filter(|&c| either >> c & 1 != 0) {
+                    if (both >> c1 | both >> c2) & 1 == 0 {
+                        continue;
+                    }
+                    let corners = [r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2];
+                    let boxes = corners.map(|c| S::units_of(c)[2]);
+                    let two_boxes = boxes.iter().filter(|&&b| b == boxes[0]).count() == 2;
+                    if !two_boxes {
+                        continue;
+                    }
+                    for odd in 0..4 {
+                        let pair = logic.cand[corners[(odd + 1) % 4]];
+                        let others_pair = pair.count_ones() == 2
+                            && (0..4)
+                                .filter(|&k| k != odd)
+                                .all(|k| logic.cand[corners[k]] == pair);
+                        let fourth = corners[odd];
+                        if others_pair
+                            && logic.cand[fourth] & pair == pair
+                            && logic.cand[fourth] != pair
+                        {
+                            let mut removal = S::cells(0u32);
+                            removal[fourth] = pair;
+                            if found(logic, &removal, 0) {
+                                return true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Unique rectangles of types 2 and 4 (see [`unique_rectangle`]), floor by floor: two cells
+/// with the same two candidates in a row (then a column), the first cell before the second.
+fn unique_rectangle_with_roof<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) {
+    let n = S::N;
+    let at = |r: usize, c: usize| r * n + c;
+    for across in [true, false] {
+        // Along a row the floor's cells differ in column and the roof lies in another row;
+        // along a column, the other way round. `line` is the floor's row or column.
+        let cell = |line: usize, k: usize| if across { at(line, k) } else { at(k, line) };
+        for line in 0..n {
+            for k1 in 0..n {
+                let f1 = cell(line, k1);
+                let pair = logic.cand[f1];
+                if pair.count_ones() != 2 {
+                    continue;
+                }
+                for k2 in k1 + 1..n {
+                    let f2 = cell(line, k2);
+                    if logic.cand[f2] != pair {
+                        continue;
+                    }
+                    for roof_line in (0..n).filter(|&l| l != line) {
+                        let (g1, g2) = (cell(roof_line, k1), cell(roof_line, k2));
+                        let boxes = [f1, f2, g1, g2].map(|c| S::units_of(c)[2]);
+                        let two_boxes = boxes.iter().filter(|&&b| b == boxes[0]).count() == 2;
+                        let (c1, c2) = (logic.cand[g1], logic.cand[g2]);
+                        if !two_boxes || c1 & pair != pair || c2 & pair != pair {
+                            continue;
+                        }
+                        if roof_type_2(logic, pair, (g1, g2), found)
+                            || roof_type_4(logic, pair, (g1, g2), found)
+                        {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Type 2 on the roof `(g1, g2)` of a rectangle on `pair`: both hold one digit more, the same;
+/// true when `found` stopped the search.
+fn roof_type_2<S: Shape>(
+    logic: &Logic<S>,
+    pair: u32,
+    (g1, g2): (usize, usize),
+    found: &mut Found<'_, S>,
+) -> bool {
+    let extra = logic.cand[g1] & !pair;
+    if extra.count_ones() != 1 || logic.cand[g2] & !pair != extra {
+        return false;
+    }
+    let mut removal = S::cells(0u32);
+    let mut any = false;
+    for &cell in S::peers(g1) {
+        let cell = cell as usize;
+        if cell != g2 && logic.cand[cell] & extra != 0 && sees::<S>(cell, g2) {
+            removal[cell] = extra;
+            any = true;
+        }
+    }
+    any && found(logic, &removal, 0)
+}
+
+/// Type 4 on the roof `(g1, g2)` of a rectangle on `pair`: in a unit both lie in, one digit
+/// of the pair has no other place, so both lose the other digit; true when `found` stopped
+/// the search.
+fn roof_type_4<S: Shape>(
+    logic: &Logic<S>,
+    pair: u32,
+    (g1, g2): (usize, usize),
+    found: &mut Found<'_, S>,
+) -> bool {
+    let (u1, u2) = (S::units_of(g1), S::units_of(g2));
+    for unit in (0..3).filter(|&k| u1[k] == u2[k]).map(|k| u1[k]) {
+        let mut locked = pair;
+        for &cell in S::unit(unit) {
+            let cell = cell as usize;
+            if cell != g1 && cell != g2 {
+                locked &= !logic.cand[cell];
+            }
+        }
+        // One digit locked in the roof: the other goes from both corners (with both
+        // locked, the roof would hold just the pair, and the puzzle no single solution).
+        if locked.count_ones() == 1 {
+            let mut removal = S::cells(0u32);
+            removal[g1] = pair & !locked;
+            removal[g2] = pair & !locked;
+            if found(logic, &removal, unit) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The kinds of bivalue universal grave SE rates (its type 3, with a naked set beside the
+/// grave's cells, 5.8 and up, is not looked for).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Bug {
+    /// One cell holds more than two candidates: it keeps only its extra ones (5.6).
+    One,
+    /// Several cells, with one extra digit between them: it leaves every cell that sees all
+    /// of them (5.7).
+    Two,
+    /// Two cells in one unit, sharing one candidate besides their extra ones: each keeps its
+    /// extra ones and that candidate (5.7).
+    Four,
+}
+
+/// Bivalue universal grave: were every open cell left two candidates, each in two places of
+/// each unit, the grid would have two solutions (or none). Cells with more candidates are
+/// the grave's: in a unit where a digit has neither zero nor two places, the one such cell
+/// among them holds it as an extra; when taking the extras away leaves that grave, one of
+/// the extras is true, and that gives the eliminations of each kind (see [`Bug`]).
+pub(super) fn bug<S: Shape>(logic: &Logic<S>, kind: Bug, found: &mut Found<'_, S>) {
+    let mut extra = S::cells(0u32);
+    for unit in 0..S::UNITS {
+        let places = logic.unit_places(unit);
+        let cells = S::unit(unit);
+        for (d, &at) in places.iter().enumerate().take(S::N) {
+            if at == 0 || at.count_ones() == 2 {
+                continue;
+            }
+            let mut heavy = (0..S::N)
+                .filter(|&k| at >> k & 1 != 0 && logic.cand[cells[k] as usize].count_ones() > 2);
+            match (heavy.next(), heavy.next()) {
+                // A digit out of pattern with no cell to blame: no grave.
+                (None, _) => return,
+                (Some(k), None) => extra[cells[k] as usize] |= 1 << d,
+                // Another unit names the cell, if any.
+                (Some(_), Some(_)) => {}
+            }
+        }
+    }
+    // Without the extras, the grave: two candidates in every open cell, two places (or
+    // none) for every digit in every unit.
+    let rest = |cell: usize| logic.cand[cell] & !extra[cell];
+    let bivalue = (0..S::CELLS).all(|cell| logic.cand[cell] == 0 || rest(cell).count_ones() == 2);
+    let paired = (0..S::UNITS).all(|unit| {
+        (0..S::N).all(|d| {
+            let places = S::unit(unit)
+                .iter()
+                .filter(|&&cell| rest(cell as usize) >> d & 1 != 0)
+                .count();
+            places == 0 || places == 2
+        })
+    });
+    if !bivalue || !paired {
+        return;
+    }
+    // The grave's cells: the first two, and how many.
+    let mut graves = (0..S::CELLS).filter(|&cell| extra[cell] != 0);
+    let (first, second) = (graves.next(), graves.next());
+    let count = usize::from(first.is_some()) + usize::from(second.is_some()) + graves.count();
+    let extras = extra.as_ref().iter().fold(0, |all, &bits| all | bits);
+    let mut removal = S::cells(0u32);
+    match (kind, first, second) {
+        (Bug::One, Some(cell), None) => removal[cell] = rest(cell),
+        (Bug::Two, Some(_), Some(_)) if extras.count_ones() == 1 => {
+            for cell in 0..S::CELLS {
+                let sees_all = (0..S::CELLS)
+                    .filter(|&g| extra[g] != 0)
+                    .all(|g| sees::<S>(cell, g));
+                if logic.cand[cell] & extras != 0 && sees_all {
+                    removal[cell] = extras;
+                }
+            }
+        }
+        (Bug::Four, Some(one), Some(two)) if count == 2 && sees::<S>(one, two) => {
+            let shared = logic.cand[one] & logic.cand[two] & !extras;
+            if shared.count_ones() == 1 {
+                removal[one] = rest(one) & !shared;
+                removal[two] = rest(two) & !shared;
+            }
+        }
+        _ => {}
+    }
+    if removal.as_ref().iter().any(|&bits| bits != 0) {
+        found(logic, &removal, 0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::first_offer;
+    use super::*;
+    use crate::grid::Grid;
+    use crate::shape::Nine;
+
+    /// What the unique rectangle search offers first on an empty 9×9 grid whose cells 0 and 3
+    /// (row 1, columns 1 and 4) hold just 1 and 2, and whose cells 9 and 12, below them, hold
+    /// `roof`; `also` changes the other candidates first.
+    fn first_rectangle(roof: u32, also: impl Fn(&mut Logic<Nine>)) -> Vec<(usize, u32)> {
+        let mut logic = Logic::new(&Grid::<Nine>::empty()).unwrap();
+        also(&mut logic);
+        (logic.cand[0], logic.cand[3]) = (0b11, 0b11);
+        (logic.cand[9], logic.cand[12]) = (roof, roof);
+        first_offer(&logic, unique_rectangle)
+    }
+
+    #[test]
+    fn unique_rectangles_with_a_roof() {
+        // Type 2: the roof holds 1, 2 and 5, so one of its cells is 5, and the rest of its
+        // row (the only cells that see both) loses 5.
+        let row: Vec<(usize, u32)> = (9..18)
+            .filter(|&c| c != 9 && c != 12)
+            .map(|c| (c, 0b1_0000))
+            .collect();
+        assert_eq!(first_rectangle(0b1_0011, |_| {}), row);
+        // Type 4: the roof holds 1, 2, 5 and 6, and 1 has no other place in its row: one
+        // roof cell is 1, so neither can be 2.
+        let no_other_1 = |logic: &mut Logic<Nine>| {
+            for c in 9..18 {
+                logic.cand[c] &= !1;
+            }
+        };
+        assert_eq!(
+            first_rectangle(0b11_0011, no_other_1),
+            vec![(9, 0b10), (12, 0b10)]
+        );
+        // Neither: two more digits in the roof, and 1 and 2 with other places in its row.
+        assert_eq!(first_rectangle(0b11_0011, |_| {}), vec![]);
+    }
+}
