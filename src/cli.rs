@@ -334,8 +334,9 @@ pub struct BenchArgs {
     #[arg(long, value_name = "KIND")]
     symmetry: Option<Symmetry>,
     /// Keep only puzzles of this level, as for generate (the cost of rating shows in the
-    /// puzzles/s).
-    #[arg(long, value_name = "LEVEL")]
+    /// puzzles/s). With --rate, time the rating generate gives each puzzle for that level's
+    /// band, and count the puzzles it keeps.
+    #[arg(long, value_name = "LEVEL", conflicts_with_all = ["solve", "canon"])]
     difficulty: Option<Level>,
     /// Thread counts to compare, comma-separated. [default: 1 and all cores]
     #[arg(long, value_delimiter = ',', value_name = "N,…")]
@@ -420,6 +421,7 @@ impl BenchArgs {
                 path,
                 passes: self.passes,
                 task,
+                level: self.difficulty,
             }),
         })
     }

@@ -565,12 +565,17 @@ fn bench_times_the_engine_on_a_file() {
 
     // The rater alone: the first graded puzzles, counted by level.
     let graded = fs::read_to_string(crate::util::shared_data("se_rated_qqwing.txt")).unwrap();
-    let sample: String = graded
-        .lines()
-        .take(20)
-        .map(|l| format!("{}\n", &l[..81]))
-        .collect();
-    fs::write(&file, sample).unwrap();
+    // Every `step`th graded puzzle, up to `count` of them, one per line in `file`.
+    let write_sample = |step: usize, count: usize| {
+        let sample: String = graded
+            .lines()
+            .step_by(step)
+            .take(count)
+            .map(|l| format!("{}\n", &l[..81]))
+            .collect();
+        fs::write(&file, sample).unwrap();
+    };
+    write_sample(1, 20);
     let json = stdout_of(&["bench", "--rate", file.to_str().unwrap(), "--json"]);
     let rows: serde_json::Value = serde_json::from_str(&json).unwrap();
     let row = &rows.as_array().unwrap()[0];
@@ -583,6 +588,37 @@ fn bench_times_the_engine_on_a_file() {
         .collect();
     assert_eq!(levels.iter().sum::<u64>(), 20);
     assert!(row.get("solutions").is_none());
+    // With a level, the banded rating generate uses: it keeps the puzzles of that level.
+    write_sample(4, 300);
+    for (k, level) in ["easy", "medium", "hard", "diabolical"]
+        .into_iter()
+        .enumerate()
+    {
+        let json = stdout_of(&[
+            "bench",
+            "--rate",
+            file.to_str().unwrap(),
+            "--difficulty",
+            level,
+            "--passes",
+            "1",
+            "--json",
+        ]);
+        let rows: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let row = &rows.as_array().unwrap()[0];
+        assert_eq!(row["band"], level);
+        let of_level = &row["levels"][k];
+        assert!(
+            of_level.as_u64().unwrap() > 0,
+            "no {level} puzzle in the sample"
+        );
+        assert_eq!(&row["kept"], of_level, "{level}");
+    }
+    bank()
+        .args(["bench", "--solve", "x", "--difficulty", "hard"])
+        .assert()
+        .code(2)
+        .stderr(contains("cannot be used with"));
     bank()
         .args(["bench", "--rate", "x", "--solve", "y"])
         .assert()

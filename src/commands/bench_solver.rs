@@ -1,11 +1,12 @@
 //! `bench --solve FILE`, `bench --rate FILE` and `bench --canon FILE`: the search engine
 //! alone, counting the solutions (up to two) of every puzzle of a file as `solve` does, the
-//! rater alone, rating each as `rate` does, or canonical forms alone, as `--dedup canonical`
-//! computes them; without reading or writing while the clock runs.
+//! rater alone, rating each as `rate` does (or, with `--difficulty`, deciding whether it
+//! falls in the level's band as `generate --difficulty` does), or canonical forms alone, as
+//! `--dedup canonical` computes them; without reading or writing while the clock runs.
 //!
 //! The puzzles are parsed and checked once before timing; each pass then counts (or rates)
 //! them all, and the median pass is reported, with the engine's branches (guesses) per puzzle
-//! or the puzzles of each level.
+//! or the puzzles of each level (and those the band keeps).
 
 use std::collections::HashSet;
 use std::hint::black_box;
@@ -19,7 +20,7 @@ use serde::Serialize;
 use super::Exit;
 use crate::canon::{self, Canonicalizer};
 use crate::grid::{Grid, text_size};
-use crate::rating::rate;
+use crate::rating::{Band, Level, rate, rate_in};
 use crate::shape::{Shape, Size};
 use crate::solver::{Engine, Solver};
 
@@ -32,6 +33,9 @@ pub struct SolverBench {
     pub passes: usize,
     /// Count solutions, or rate.
     pub task: FileTask,
+    /// With [`FileTask::Rate`], time the banded rating of this level's band instead of the
+    /// full rating: what `generate --difficulty` spends on each puzzle it rates.
+    pub level: Option<Level>,
 }
 
 /// What is timed on each puzzle of the file.
@@ -72,6 +76,12 @@ pub struct SolverRow {
     /// Rating: puzzles rated easy, medium, hard and diabolical.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub levels: Option<[usize; 4]>,
+    /// Banded rating: the level whose band was timed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub band: Option<&'static str>,
+    /// Banded rating: the puzzles the band keeps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kept: Option<usize>,
     /// Canonical forms: how many distinct ones the file holds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub distinct_forms: Option<usize>,
@@ -113,10 +123,16 @@ pub fn bench_solver(config: &SolverBench, json: bool) -> Result<Exit> {
                     format!("{none}/{one}/{more}")
                 ),
             ),
-            (_, Some([easy, medium, hard, diabolical]), _) => (
-                "easy/medium/hard/diabolical",
-                format!("{easy}/{medium}/{hard}/{diabolical}"),
-            ),
+            (_, Some([easy, medium, hard, diabolical]), _) => match (row.band, row.kept) {
+                (Some(level), Some(kept)) => (
+                    "easy/medium/hard/diabolical  kept",
+                    format!("{easy}/{medium}/{hard}/{diabolical}  {kept} {level}"),
+                ),
+                _ => (
+                    "easy/medium/hard/diabolical",
+                    format!("{easy}/{medium}/{hard}/{diabolical}"),
+                ),
+            },
             (_, _, Some(forms)) => ("distinct forms", forms.to_string()),
             _ => ("", String::new()),
         };
@@ -159,6 +175,8 @@ fn measure<S: Shape>(
     // One untimed pass: the answers, and a warm engine.
     let mut solutions = [0; 3];
     let mut levels = [0; 4];
+    let mut kept = 0;
+    let band = config.level.map(Band::of_level);
     let mut forms = HashSet::new();
     for (puzzle, &(line, _)) in puzzles.iter().zip(lines) {
         match config.task {
@@ -167,6 +185,7 @@ fn measure<S: Shape>(
                 let rating = rate(puzzle)
                     .map_err(|_| anyhow!("{name}: line {line}: the puzzle has no solution"))?;
                 levels[rating.level() as usize] += 1;
+                kept += band.is_some_and(|band| rate_in(puzzle, band).is_some()) as usize;
             }
             FileTask::Canon => {
                 forms.insert(canonicalizer.canonical(puzzle));
@@ -182,9 +201,14 @@ fn measure<S: Shape>(
                     FileTask::Count => {
                         black_box(solver.count_solutions(black_box(puzzle), 2));
                     }
-                    FileTask::Rate => {
-                        let _ = black_box(rate(black_box(puzzle)));
-                    }
+                    FileTask::Rate => match band {
+                        Some(band) => {
+                            black_box(rate_in(black_box(puzzle), band));
+                        }
+                        None => {
+                            let _ = black_box(rate(black_box(puzzle)));
+                        }
+                    },
                     FileTask::Canon => {
                         black_box(canonicalizer.canonical(black_box(puzzle)));
                     }
@@ -209,6 +233,8 @@ fn measure<S: Shape>(
             .then(|| (solver.branches() - branches) as f64 / (n * config.passes as f64)),
         solutions: counting.then_some(solutions),
         levels: (config.task == FileTask::Rate).then_some(levels),
+        band: config.level.filter(|_| band.is_some()).map(Level::name),
+        kept: band.map(|_| kept),
         distinct_forms: (config.task == FileTask::Canon).then_some(forms.len()),
     })
 }
