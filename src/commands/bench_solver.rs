@@ -175,8 +175,10 @@ fn measure<S: Shape>(
     // One untimed pass: the answers, and a warm engine.
     let mut solutions = [0; 3];
     let mut levels = [0; 4];
+    // The level whose band is timed, when rating.
+    let level = config.level.filter(|_| config.task == FileTask::Rate);
+    let band = level.map(Band::of_level);
     let mut kept = 0;
-    let band = config.level.map(Band::of_level);
     let mut forms = HashSet::new();
     for (puzzle, &(line, _)) in puzzles.iter().zip(lines) {
         match config.task {
@@ -233,7 +235,7 @@ fn measure<S: Shape>(
             .then(|| (solver.branches() - branches) as f64 / (n * config.passes as f64)),
         solutions: counting.then_some(solutions),
         levels: (config.task == FileTask::Rate).then_some(levels),
-        band: config.level.filter(|_| band.is_some()).map(Level::name),
+        band: level.map(Level::name),
         kept: band.map(|_| kept),
         distinct_forms: (config.task == FileTask::Canon).then_some(forms.len()),
     })
