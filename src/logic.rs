@@ -402,7 +402,7 @@ impl<S: Shape> Logic<S> {
     /// something.
     fn locked(&mut self, claiming: bool) -> bool {
         let mut chosen = None;
-        locked(self, claiming, &mut |_, removal, _| {
+        locked(self, claiming, S::ALL, &mut |_, removal, _| {
             chosen = Some(*removal);
             true
         });
@@ -520,8 +520,13 @@ fn confined_with_two(parts: &[Spread]) -> u32 {
 /// Pointing (a box's digit confined to one line) or, with `claiming`, claiming (a line's
 /// digit confined to one box). Offers them unit by unit (boxes for pointing, rows then
 /// columns for claiming), each unit's digits in increasing order, a box's row before its
-/// column.
-pub(crate) fn locked<S: Shape>(logic: &Logic<S>, claiming: bool, found: &mut Found<'_, S>) {
+/// column. Looks at the digits in `digits` alone.
+pub(crate) fn locked<S: Shape>(
+    logic: &Logic<S>,
+    claiming: bool,
+    digits: u32,
+    found: &mut Found<'_, S>,
+) {
     let (n, side) = (S::N, S::BOX);
     let mut removal = S::cells(0u32);
     // Offers the digit's places among `cells` as eliminations, if there are any.
@@ -543,6 +548,9 @@ pub(crate) fn locked<S: Shape>(logic: &Logic<S>, claiming: bool, found: &mut Fou
     };
     if !claiming {
         logic.pointings(&mut |b, bit, line| {
+            if digits & bit == 0 {
+                return false;
+            }
             let (top, left) = (b / side * side, b % side * side);
             match line {
                 BoxLine::Row(i) => {
@@ -573,7 +581,7 @@ pub(crate) fn locked<S: Shape>(logic: &Logic<S>, claiming: bool, found: &mut Fou
             for (k, &cell) in S::unit(unit).iter().enumerate() {
                 stretches[k / side].add(logic.cand[cell as usize]);
             }
-            let mut claimed = confined_with_two(&stretches[..side]) & logic.missing(unit);
+            let mut claimed = confined_with_two(&stretches[..side]) & logic.missing(unit) & digits;
             while claimed != 0 {
                 let bit = claimed & claimed.wrapping_neg();
                 claimed &= claimed - 1;
@@ -695,7 +703,7 @@ mod tests {
     /// What `locked` offers: the unit, the digit and the cells.
     fn locked_offers<S: Shape>(logic: &Logic<S>, claiming: bool) -> Vec<(usize, u32, Vec<usize>)> {
         let mut offered = Vec::new();
-        locked(logic, claiming, &mut |_, removal, unit| {
+        locked(logic, claiming, S::ALL, &mut |_, removal, unit| {
             let cells: Vec<usize> = (0..S::CELLS).filter(|&c| removal[c] != 0).collect();
             offered.push((unit, removal[cells[0]], cells));
             false

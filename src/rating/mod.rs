@@ -31,7 +31,9 @@ mod closure;
 mod techniques;
 
 pub use closure::placement_rating;
-use techniques::{direct_pointing, direct_step, eliminating, full_house, hidden_subset};
+use techniques::{
+    Search, TECHNIQUES, direct_pointing, direct_step, eliminating, full_house, hidden_subset,
+};
 
 /// A technique of the SE scale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -359,6 +361,7 @@ fn rate_up_to<S: Shape>(
         steps: 0,
         finished: false,
     };
+    let mut fruitless = Fruitless::new();
     loop {
         let open = logic.open();
         let lumped = floor.max(rating.tenths() + 1);
@@ -369,7 +372,9 @@ fn rate_up_to<S: Shape>(
             rating.finished = true;
             return Ok(rating);
         }
-        let Some(step) = eliminating_step(&mut logic, cap, closure.no_hidden_subset, path) else {
+        let no_hidden_subset = closure.no_hidden_subset;
+        let Some(step) = eliminating_step(&mut logic, cap, no_hidden_subset, path, &mut fruitless)
+        else {
             return Ok(rating);
         };
         rating.steps += 1;
@@ -389,7 +394,14 @@ pub fn rate_stepwise<S: Shape>(puzzle: &Grid<S>) -> Result<Rating, Unsolvable> {
     while !logic.is_solved() {
         let step = match placing_step(&mut logic)? {
             Some(step) => step,
-            None => match eliminating_step(&mut logic, u32::MAX, [false; 2], Path::Stepwise) {
+            // Each step looks afresh at every digit.
+            None => match eliminating_step(
+                &mut logic,
+                u32::MAX,
+                [false; 2],
+                Path::Stepwise,
+                &mut Fruitless::new(),
+            ) {
                 Some(step) => step,
                 None => return Ok(rating),
             },
@@ -486,29 +498,33 @@ fn eliminating_step<S: Shape>(
     cap: u32,
     no_hidden_subset: [bool; 2],
     path: Path,
+    fruitless: &mut Fruitless,
 ) -> Option<SeTechnique> {
     let techniques = eliminating::<S>();
-    for (k, &(technique, find)) in techniques.iter().enumerate() {
+    fruitless.update(logic);
+    for (k, &(technique, search)) in techniques.iter().enumerate() {
+        let digits = fruitless.digits(k, search);
         if technique.tenths() > cap {
             // SE takes a technique where its list puts it: one above the cap that comes
             // before one within it ends the path here if it applies.
             let within_later = techniques[k + 1..].iter().any(|t| t.0.tenths() <= cap);
-            if !within_later || offers(logic, find) {
+            if !within_later || offers(logic, search, digits) {
                 return None;
             }
+            fruitless.found_nothing::<S>(k);
             continue;
         }
         let known_none = match technique {
             SeTechnique::HiddenPair => no_hidden_subset[0],
             SeTechnique::HiddenTriple => no_hidden_subset[1],
-            _ => false,
+            _ => digits == 0,
         };
         if known_none {
             continue;
         }
         let all = path == Path::Bulk && technique <= BULK_UP_TO;
         let mut chosen: Option<S::Cells<u32>> = None;
-        find(logic, &mut |_, removal, _| {
+        search.run(logic, digits, &mut |_, removal, _| {
             match &mut chosen {
                 None => chosen = Some(*removal),
                 Some(union) => {
@@ -525,18 +541,83 @@ fn eliminating_step<S: Shape>(
             }
             return Some(technique);
         }
+        fruitless.found_nothing::<S>(k);
     }
     None
 }
 
-/// Whether `find` offers any eliminations on `logic`.
-fn offers<S: Shape>(logic: &Logic<S>, find: techniques::Finder<S>) -> bool {
+/// Whether `search` offers any eliminations on `logic` (among `digits`, for a search by
+/// digit).
+fn offers<S: Shape>(logic: &Logic<S>, search: Search<S>, digits: u32) -> bool {
     let mut any = false;
-    find(logic, &mut |_, _, _| {
-        any = true;
-        true
-    });
+    if digits != 0 {
+        search.run(logic, digits, &mut |_, _, _| {
+            any = true;
+            true
+        });
+    }
     any
+}
+
+/// What the searches by digit ([`Search::ByDigit`]) of one path found nothing on, so that
+/// its later steps do not look again: per technique, the digits it found nothing on whose
+/// candidates have not changed since. Along a path a digit's candidates only shrink (its
+/// placement takes it from its cell too), so they are unchanged exactly while their count is.
+struct Fruitless {
+    /// Each digit's candidates, counted at the last [`Fruitless::update`].
+    counts: [u16; 32],
+    /// Per technique of [`eliminating`], the digits it found nothing on.
+    none: [u32; TECHNIQUES],
+}
+
+impl Fruitless {
+    /// Nothing known yet: every search looks at every digit.
+    fn new() -> Self {
+        Fruitless {
+            counts: [u16::MAX; 32],
+            none: [0; TECHNIQUES],
+        }
+    }
+
+    /// Forgets, for every technique, the digits whose candidates changed since the last
+    /// update.
+    fn update<S: Shape>(&mut self, logic: &Logic<S>) {
+        let mut counts = [0u16; 32];
+        for &cand in logic.cand.as_ref() {
+            let mut cand = cand;
+            while cand != 0 {
+                counts[cand.trailing_zeros() as usize] += 1;
+                cand &= cand - 1;
+            }
+        }
+        debug_assert!(
+            counts
+                .iter()
+                .zip(&self.counts)
+                .all(|(now, then)| now <= then)
+        );
+        let changed = (0..S::N)
+            .filter(|&d| counts[d] != self.counts[d])
+            .fold(0u32, |m, d| m | 1 << d);
+        self.counts = counts;
+        for none in &mut self.none {
+            *none &= !changed;
+        }
+    }
+
+    /// The digits technique `k` of [`eliminating`] has to look at: for a search by digit,
+    /// those it has not found nothing on; for any other, all.
+    fn digits<S: Shape>(&self, k: usize, search: Search<S>) -> u32 {
+        match search {
+            Search::ByDigit(_) => S::ALL & !self.none[k],
+            Search::Across(_) => S::ALL,
+        }
+    }
+
+    /// Notes that technique `k` found nothing among the digits it looked at.
+    fn found_nothing<S: Shape>(&mut self, k: usize) {
+        self.none[k] = S::ALL;
+    }
 }
 
 #[cfg(test)]
@@ -570,8 +651,8 @@ mod tests {
                 assert_eq!(logic.grid(), *solution, "{puzzle}");
                 return;
             }
-            for (k, (technique, find)) in eliminating::<Nine>().into_iter().enumerate() {
-                find(&logic, &mut |_, removal, _| {
+            for (k, (technique, search)) in eliminating::<Nine>().into_iter().enumerate() {
+                search.run(&logic, Nine::ALL, &mut |_, removal, _| {
                     for (cell, &bits) in removal.as_ref().iter().enumerate() {
                         let digit = 1 << (solution.get(cell) - 1);
                         assert_eq!(bits & digit, 0, "{technique:?} in {puzzle}");
@@ -580,7 +661,8 @@ mod tests {
                     false
                 });
             }
-            if eliminating_step(&mut logic, u32::MAX, [false; 2], Path::Stepwise).is_none() {
+            let fresh = &mut Fruitless::new();
+            if eliminating_step(&mut logic, u32::MAX, [false; 2], Path::Stepwise, fresh).is_none() {
                 return;
             }
         }

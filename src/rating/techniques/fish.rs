@@ -6,14 +6,14 @@ use crate::shape::Shape;
 
 /// Fish of size `k` (X-Wing, Swordfish, Jellyfish): a digit whose places in `k` rows lie in
 /// `k` columns between them leaves those columns' other cells; and the same with rows and
-/// columns swapped.
-pub(super) fn fish<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
+/// columns swapped. Looks at the digits of the mask `digits` alone.
+pub(super) fn fish<S: Shape>(logic: &Logic<S>, k: u32, digits: u32, found: &mut Found<'_, S>) {
     // Every line's places for every digit, read once: lines are units `0..2N`.
     let mut lines_places = S::units([0u32; 32]);
     for (line, places) in lines_places.as_mut()[..2 * S::N].iter_mut().enumerate() {
         *places = logic.unit_places(line);
     }
-    for d in 0..S::N {
+    for d in (0..S::N).filter(|d| digits >> d & 1 != 0) {
         let bit = 1u32 << d;
         for (base, cover) in [(0, S::N), (S::N, 0)] {
             let mut places = [0u32; 32];

@@ -1,5 +1,6 @@
 //! Strong links on one digit: turbot fish (skyscrapers, two-string kites, turbot cranes),
-//! grouped turbot fish, empty rectangles and chains of three strong links.
+//! grouped turbot fish, empty rectangles and chains of three strong links. Each search looks
+//! at the digits of its mask `digits` alone (see [`super::DigitFinder`]).
 
 use super::sees;
 use crate::logic::{Found, Logic};
@@ -33,13 +34,24 @@ impl Turbot {
 }
 
 /// The turbot fish of one kind (see [`Turbot`]).
-pub(super) fn turbot<S: Shape>(logic: &Logic<S>, kind: Turbot, found: &mut Found<'_, S>) {
-    turbot_with(logic, kind, S::peer_masks(), found);
+pub(super) fn turbot<S: Shape>(
+    logic: &Logic<S>,
+    kind: Turbot,
+    digits: u32,
+    found: &mut Found<'_, S>,
+) {
+    turbot_with(logic, kind, digits, S::peer_masks(), found);
 }
 
 /// [`turbot`], with the size's peer masks (`peers`) where it has them: each pair of ends is
 /// then checked with a few mask operations; without, by walking the peers of one end.
-fn turbot_with<S: Shape>(logic: &Logic<S>, kind: Turbot, peers: &[u128], found: &mut Found<'_, S>) {
+fn turbot_with<S: Shape>(
+    logic: &Logic<S>,
+    kind: Turbot,
+    digits: u32,
+    peers: &[u128],
+    found: &mut Found<'_, S>,
+) {
     // Skyscrapers and kites lie in lines alone.
     let units = if kind == Turbot::Crane {
         S::UNITS
@@ -67,7 +79,7 @@ fn turbot_with<S: Shape>(logic: &Logic<S>, kind: Turbot, peers: &[u128], found: 
     };
     // Filled afresh for each digit, zeroed once.
     let mut links = [(0usize, 0usize, 0usize); 75];
-    for d in 0..S::N {
+    for d in (0..S::N).filter(|d| digits >> d & 1 != 0) {
         let bit = 1u32 << d;
         // Every strong link: the two places of the digit in a unit with exactly two, and
         // the unit.
@@ -199,7 +211,7 @@ fn link_unit(one: [usize; 3], other: [usize; 3]) -> Option<usize> {
 /// every cell of both loses it, outside the links' units and the unit of the weak link (as
 /// SE leaves them out). When the outer ends share a unit too, the chain is a loop, and a cell
 /// that sees both ends of either weak link loses it, outside the links' units.
-pub(super) fn grouped_turbot<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) {
+pub(super) fn grouped_turbot<S: Shape>(logic: &Logic<S>, digits: u32, found: &mut Found<'_, S>) {
     let mut table = S::units([0u32; 32]);
     for (unit, places) in table.as_mut().iter_mut().enumerate().take(2 * S::N) {
         *places = logic.unit_places(unit);
@@ -208,7 +220,7 @@ pub(super) fn grouped_turbot<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S
     let none = End::new::<S>(&[0]);
     // Per digit, its strong links: two ends, the unit, and whether an end is a group.
     let mut links = S::units((none, none, 0usize, false));
-    for digit in 0..S::N {
+    for digit in (0..S::N).filter(|d| digits >> d & 1 != 0) {
         let bit = 1u32 << digit;
         let mut len = 0;
         let mut grouped = false;
@@ -325,13 +337,13 @@ pub(super) fn grouped_turbot<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S
 /// link's other row loses the digit: were it there, the link's other end could not be, so the
 /// end on the cross's row would, and the box's place would have to lie in that row and that
 /// column at once, outside the cell. The same holds with rows and columns swapped.
-pub(super) fn empty_rectangle<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) {
+pub(super) fn empty_rectangle<S: Shape>(logic: &Logic<S>, digits: u32, found: &mut Found<'_, S>) {
     let (n, side) = (S::N, S::BOX);
     let at = |r: usize, c: usize| r * n + c;
     for b in 0..n {
         let (top, left) = (b / side * side, b % side * side);
         let in_box = |r: usize, c: usize| r / side == b / side && c / side == b % side;
-        let mut missing = logic.missing(2 * n + b);
+        let mut missing = logic.missing(2 * n + b) & digits;
         while missing != 0 {
             let bit = missing & missing.wrapping_neg();
             missing &= missing - 1;
@@ -429,7 +441,12 @@ impl ThreeLinks {
 
 /// The chains of three strong links of one kind (see [`ThreeLinks`]): offers the one with
 /// the most eliminations, the first found on a tie.
-pub(super) fn three_links<S: Shape>(logic: &Logic<S>, kind: ThreeLinks, found: &mut Found<'_, S>) {
+pub(super) fn three_links<S: Shape>(
+    logic: &Logic<S>,
+    kind: ThreeLinks,
+    digits: u32,
+    found: &mut Found<'_, S>,
+) {
     let shared = |a: usize, b: usize| link_unit(S::units_of(a), S::units_of(b));
     let within = |cell: usize, units: &[usize]| {
         let of = S::units_of(cell);
@@ -445,7 +462,7 @@ pub(super) fn three_links<S: Shape>(logic: &Logic<S>, kind: ThreeLinks, found: &
     let mut links = [(0usize, 0usize, 0usize); 75];
     // Each link may reach an end both ways.
     let mut outer = [[(0usize, 0usize, 0usize); 150]; 2];
-    for digit in 0..S::N {
+    for digit in (0..S::N).filter(|d| digits >> d & 1 != 0) {
         let bit = 1u32 << digit;
         let mut len = 0;
         for unit in 0..S::UNITS {
@@ -559,10 +576,16 @@ mod tests {
         for row in (1..9).filter(|&r| r != 4) {
             logic.cand[row * 9 + 5] &= !1;
         }
-        assert_eq!(first_offer(&logic, empty_rectangle), vec![(36, 1)]);
+        assert_eq!(
+            first_offer(&logic, |l, f| empty_rectangle(l, Nine::ALL, f)),
+            vec![(36, 1)]
+        );
         // With a fourth place off the cross (r2c2), there is none.
         logic.cand[10] |= 1;
-        assert_eq!(first_offer(&logic, empty_rectangle), vec![]);
+        assert_eq!(
+            first_offer(&logic, |l, f| empty_rectangle(l, Nine::ALL, f)),
+            vec![]
+        );
     }
 
     /// Turbot fish found with peer masks are those found by walking the peers, in the same
@@ -582,8 +605,10 @@ mod tests {
             }
             grids += 1;
             for kind in [Turbot::Skyscraper, Turbot::Kite, Turbot::Crane] {
-                let by_masks = offers(&logic, |l, f| turbot_with(l, kind, Nine::peer_masks(), f));
-                let by_peers = offers(&logic, |l, f| turbot_with(l, kind, &[], f));
+                let by_masks = offers(&logic, |l, f| {
+                    turbot_with(l, kind, Nine::ALL, Nine::peer_masks(), f)
+                });
+                let by_peers = offers(&logic, |l, f| turbot_with(l, kind, Nine::ALL, &[], f));
                 assert_eq!(by_masks, by_peers, "{}", made.puzzle);
                 offered += by_masks.len();
             }

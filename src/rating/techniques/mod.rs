@@ -35,48 +35,86 @@ use wings::{als_wing, wing};
 /// candidates to remove; never empty) until it returns true.
 pub(super) type Finder<S> = fn(&Logic<S>, &mut Found<'_, S>);
 
+/// A [`Finder`] that takes one digit at a time, each digit's eliminations resting on that
+/// digit's candidates alone; it looks at the digits in its second argument (a mask) alone.
+pub(super) type DigitFinder<S> = fn(&Logic<S>, u32, &mut Found<'_, S>);
+
+/// A technique's search: across digits, or one digit at a time, which a rating path need
+/// not repeat on a digit whose candidates have not changed since it found nothing there.
+#[derive(Clone, Copy)]
+pub(super) enum Search<S: Shape> {
+    Across(Finder<S>),
+    ByDigit(DigitFinder<S>),
+}
+
+impl<S: Shape> Search<S> {
+    /// Runs the search; one by digit looks at the digits in `digits` alone.
+    pub(super) fn run(self, logic: &Logic<S>, digits: u32, found: &mut Found<'_, S>) {
+        match self {
+            Search::Across(find) => find(logic, found),
+            Search::ByDigit(find) => find(logic, digits, found),
+        }
+    }
+}
+
+/// How many techniques [`eliminating`] lists.
+pub(super) const TECHNIQUES: usize = 30;
+
 /// The techniques that eliminate candidates, in SE's order, with their searches: by rating,
 /// but for empty rectangles and grouped turbot fish (4.3), which SE's list tries with the
 /// other turbot fish, before XY-Wings (4.2).
-pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Finder<S>); 30] {
+pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Search<S>); TECHNIQUES] {
     use SeTechnique::*;
+    use Search::{Across, ByDigit};
     [
-        (Pointing, |l, f| locked(l, false, f)),
-        (Claiming, |l, f| locked(l, true, f)),
-        (NakedPair, |l, f| naked_subset(l, 2, f)),
-        (XWing, |l, f| fish(l, 2, f)),
-        (HiddenPair, |l, f| hidden_subset(l, 2, f)),
-        (NakedTriple, |l, f| naked_subset(l, 3, f)),
-        (Swordfish, |l, f| fish(l, 3, f)),
-        (HiddenTriple, |l, f| hidden_subset(l, 3, f)),
-        (Skyscraper, |l, f| turbot(l, Turbot::Skyscraper, f)),
-        (TwoStringKite, |l, f| turbot(l, Turbot::Kite, f)),
-        (TurbotCrane, |l, f| turbot(l, Turbot::Crane, f)),
-        (EmptyRectangle, empty_rectangle),
-        (GroupedTurbot, grouped_turbot),
-        (XyWing, |l, f| wing(l, false, f)),
-        (XyzWing, |l, f| wing(l, true, f)),
-        (UniqueRectangle, unique_rectangle),
-        (NakedQuad, |l, f| naked_subset(l, 4, f)),
-        (Jellyfish, |l, f| fish(l, 4, f)),
-        (HiddenQuad, |l, f| hidden_subset(l, 4, f)),
-        (ThreeSkyscrapers, |l, f| {
-            three_links(l, ThreeLinks::Parallel, f)
-        }),
-        (WxyzWing, |l, f| als_wing(l, 3, 55, f)),
-        (ThreeStrongLinks, |l, f| {
-            three_links(l, ThreeLinks::Mixed, f)
-        }),
-        (WxyzWingOfThree, |l, f| als_wing(l, 3, 56, f)),
-        (ThreeStrongLinksBoxRowColumn, |l, f| {
-            three_links(l, ThreeLinks::BoxRowColumn, f)
-        }),
-        (BugType1, |l, f| bug(l, Bug::One, f)),
-        (BugType2, |l, f| bug(l, Bug::Two, f)),
-        (BugType4, |l, f| bug(l, Bug::Four, f)),
-        (VwxyzWingOfFive, |l, f| als_wing(l, 4, 62, f)),
-        (VwxyzWing, |l, f| als_wing(l, 4, 63, f)),
-        (VwxyzWingOfThree, |l, f| als_wing(l, 4, 64, f)),
+        (Pointing, ByDigit(|l, d, f| locked(l, false, d, f))),
+        (Claiming, ByDigit(|l, d, f| locked(l, true, d, f))),
+        (NakedPair, Across(|l, f| naked_subset(l, 2, f))),
+        (XWing, ByDigit(|l, d, f| fish(l, 2, d, f))),
+        (HiddenPair, Across(|l, f| hidden_subset(l, 2, f))),
+        (NakedTriple, Across(|l, f| naked_subset(l, 3, f))),
+        (Swordfish, ByDigit(|l, d, f| fish(l, 3, d, f))),
+        (HiddenTriple, Across(|l, f| hidden_subset(l, 3, f))),
+        (
+            Skyscraper,
+            ByDigit(|l, d, f| turbot(l, Turbot::Skyscraper, d, f)),
+        ),
+        (
+            TwoStringKite,
+            ByDigit(|l, d, f| turbot(l, Turbot::Kite, d, f)),
+        ),
+        (
+            TurbotCrane,
+            ByDigit(|l, d, f| turbot(l, Turbot::Crane, d, f)),
+        ),
+        (EmptyRectangle, ByDigit(empty_rectangle)),
+        (GroupedTurbot, ByDigit(grouped_turbot)),
+        (XyWing, Across(|l, f| wing(l, false, f))),
+        (XyzWing, Across(|l, f| wing(l, true, f))),
+        (UniqueRectangle, Across(unique_rectangle)),
+        (NakedQuad, Across(|l, f| naked_subset(l, 4, f))),
+        (Jellyfish, ByDigit(|l, d, f| fish(l, 4, d, f))),
+        (HiddenQuad, Across(|l, f| hidden_subset(l, 4, f))),
+        (
+            ThreeSkyscrapers,
+            ByDigit(|l, d, f| three_links(l, ThreeLinks::Parallel, d, f)),
+        ),
+        (WxyzWing, Across(|l, f| als_wing(l, 3, 55, f))),
+        (
+            ThreeStrongLinks,
+            ByDigit(|l, d, f| three_links(l, ThreeLinks::Mixed, d, f)),
+        ),
+        (WxyzWingOfThree, Across(|l, f| als_wing(l, 3, 56, f))),
+        (
+            ThreeStrongLinksBoxRowColumn,
+            ByDigit(|l, d, f| three_links(l, ThreeLinks::BoxRowColumn, d, f)),
+        ),
+        (BugType1, Across(|l, f| bug(l, Bug::One, f))),
+        (BugType2, Across(|l, f| bug(l, Bug::Two, f))),
+        (BugType4, Across(|l, f| bug(l, Bug::Four, f))),
+        (VwxyzWingOfFive, Across(|l, f| als_wing(l, 4, 62, f))),
+        (VwxyzWing, Across(|l, f| als_wing(l, 4, 63, f))),
+        (VwxyzWingOfThree, Across(|l, f| als_wing(l, 4, 64, f))),
     ]
 }
 
