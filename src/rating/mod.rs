@@ -7,8 +7,8 @@
 //! locking or hidden set whose eliminations leave a hidden single, which is placed); naked
 //! single 2.3; direct hidden triple 2.5; pointing 2.6, claiming 2.8, naked pair 3.0, X-Wing
 //! 3.2, hidden pair 3.4, naked triple 3.6, Swordfish 3.8, hidden triple 4.0, turbot fish
-//! 4.0–4.1, empty rectangles and grouped turbot fish 4.3, XY-Wing 4.2, XYZ-Wing 4.4, unique rectangles 4.5, naked
-//! quad 5.0, Jellyfish 5.2, hidden quad 5.4, chains of three strong links 5.4–5.6, WXYZ-Wing
+//! 4.0–4.1, empty rectangles and grouped turbot fish 4.3, XY-Wing 4.2, XYZ-Wing 4.4, unique rectangles 4.5 (type 3 4.5–4.8),
+//! naked quad 5.0, Jellyfish 5.2, hidden quad 5.4, chains of three strong links 5.4–5.6, WXYZ-Wing
 //! 5.5–5.6, BUG 5.6–5.7, VWXYZ-Wing 6.2–6.4. A puzzle none of them finishes is marked
 //! unfinished and reported at 5.0 (or its hardest step, if higher): it needs techniques this
 //! rater does not have (chains and forcing chains, more uniqueness patterns, …), almost all
@@ -63,6 +63,12 @@ pub enum SeTechnique {
     GroupedTurbot,
     XyzWing,
     UniqueRectangle,
+    /// A unique rectangle of type 3 rated 4.6 (a naked pair or a hidden triple).
+    UniqueRectangle46,
+    /// A unique rectangle of type 3 rated 4.7 (a naked triple or a hidden quad).
+    UniqueRectangle47,
+    /// A unique rectangle of type 3 rated 4.8 (a naked quad).
+    UniqueRectangle48,
     NakedQuad,
     Jellyfish,
     HiddenQuad,
@@ -108,6 +114,9 @@ impl SeTechnique {
             GroupedTurbot => 43,
             XyzWing => 44,
             UniqueRectangle => 45,
+            UniqueRectangle46 => 46,
+            UniqueRectangle47 => 47,
+            UniqueRectangle48 => 48,
             NakedQuad => 50,
             Jellyfish => 52,
             HiddenQuad => 54,
@@ -153,6 +162,7 @@ impl SeTechnique {
             GroupedTurbot => "grouped turbot fish",
             XyzWing => "XYZ-Wing",
             UniqueRectangle => "unique rectangle",
+            UniqueRectangle46 | UniqueRectangle47 | UniqueRectangle48 => "unique rectangle type 3",
             NakedQuad => "naked quad",
             Jellyfish => "Jellyfish",
             HiddenQuad => "hidden quad",
@@ -643,7 +653,7 @@ mod tests {
     /// Walks SE's path from `puzzle`, checking that every elimination every technique
     /// offers on the way keeps `solution`'s digit, and that a finished path ends at it;
     /// counts in `offered` the sets each technique offered.
-    fn check_path(puzzle: &Grid<Nine>, solution: &Grid<Nine>, offered: &mut [usize; 32]) {
+    fn check_path(puzzle: &Grid<Nine>, solution: &Grid<Nine>, offered: &mut [usize; TECHNIQUES]) {
         let mut logic = Logic::new(puzzle).unwrap();
         loop {
             closure::place_closure(&mut logic, u32::MAX, 0).unwrap();
@@ -675,7 +685,7 @@ mod tests {
     #[test]
     fn eliminations_keep_the_solution() {
         let mut generator = crate::Generator::<Nine>::new(crate::Holes::Exact(56));
-        let mut offered = [0usize; 32];
+        let mut offered = [0usize; TECHNIQUES];
         for index in 0..150 {
             let work = &mut crate::stats::Work::default();
             if let Some(made) = generator.attempt(21, index, work) {

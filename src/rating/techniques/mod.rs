@@ -28,7 +28,7 @@ use links::{ThreeLinks, Turbot, empty_rectangle, grouped_turbot, three_links, tu
 pub(super) use placements::{direct_pointing, direct_step, direct_steps, full_house};
 pub(super) use subsets::hidden_subset;
 use subsets::naked_subset;
-use uniqueness::{Bug, bug, unique_rectangle};
+use uniqueness::{Bug, bug, unique_rectangle, unique_rectangle_type_3};
 use wings::{als_wing, wing};
 
 /// A search for eliminations: calls `found` with each set of eliminations (per cell, the
@@ -58,7 +58,7 @@ impl<S: Shape> Search<S> {
 }
 
 /// How many techniques [`eliminating`] lists.
-pub(super) const TECHNIQUES: usize = 30;
+pub(super) const TECHNIQUES: usize = 33;
 
 /// The techniques that eliminate candidates, in SE's order, with their searches: by rating,
 /// but for empty rectangles and grouped turbot fish (4.3), which SE's list tries with the
@@ -92,6 +92,18 @@ pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Search<S>); TECHNIQUES] 
         (XyWing, Across(|l, f| wing(l, false, f))),
         (XyzWing, Across(|l, f| wing(l, true, f))),
         (UniqueRectangle, Across(unique_rectangle)),
+        (
+            UniqueRectangle46,
+            Across(|l, f| unique_rectangle_type_3(l, 46, f)),
+        ),
+        (
+            UniqueRectangle47,
+            Across(|l, f| unique_rectangle_type_3(l, 47, f)),
+        ),
+        (
+            UniqueRectangle48,
+            Across(|l, f| unique_rectangle_type_3(l, 48, f)),
+        ),
         (NakedQuad, Across(|l, f| naked_subset(l, 4, f))),
         (Jellyfish, ByDigit(|l, d, f| fish(l, 4, d, f))),
         (HiddenQuad, Across(|l, f| hidden_subset(l, 4, f))),

@@ -2,10 +2,12 @@
 //! bivalue universal graves.
 
 use super::sees;
+use super::subsets::covering_subsets;
 use crate::logic::{Found, Logic};
 use crate::shape::Shape;
 
-/// Unique rectangles (SE rates types 1, 2 and 4 of a rectangle alike, 4.5): four cells on
+/// Unique rectangles (SE rates types 1, 2 and 4 of a rectangle alike, 4.5, and type 3 with a
+/// hidden pair, tried after them; see [`roof_type_3`] for the rest of type 3): four cells on
 /// two rows, two columns and two boxes that all hold the same two candidates, where a puzzle
 /// with one solution cannot leave them only those two (they could swap round the rectangle).
 /// Type 1: three corners hold just the two, so the fourth loses both. Then, with two corners
@@ -74,9 +76,37 @@ fn unique_rectangle_type_1<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>)
     false
 }
 
-/// Unique rectangles of types 2 and 4 (see [`unique_rectangle`]), floor by floor: two cells
-/// with the same two candidates in a row (then a column), the first cell before the second.
+/// Unique rectangles of types 2 and 4 (see [`unique_rectangle`]), then the hidden sets of
+/// type 3 SE rates with them ([`roof_type_3`]).
 fn unique_rectangle_with_roof<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) {
+    let types_2_and_4 = roofs(logic, &mut |pair, roof| {
+        roof_type_2(logic, pair, roof, found) || roof_type_4(logic, pair, roof, found)
+    });
+    if !types_2_and_4 {
+        roofs(logic, &mut |pair, roof| {
+            roof_type_3(logic, pair, roof, RECTANGLE_TENTHS, found)
+        });
+    }
+}
+
+/// SE's rating of unique rectangles of types 1, 2 and 4, in tenths.
+const RECTANGLE_TENTHS: u32 = 45;
+
+/// Unique rectangles of type 3 that SE rates `tenths` (4.6 to 4.8; see [`roof_type_3`]).
+pub(super) fn unique_rectangle_type_3<S: Shape>(
+    logic: &Logic<S>,
+    tenths: u32,
+    found: &mut Found<'_, S>,
+) {
+    roofs(logic, &mut |pair, roof| {
+        roof_type_3(logic, pair, roof, tenths, found)
+    });
+}
+
+/// Calls `visit` with the pair and the roof of every rectangle whose floor holds just the
+/// pair, floor by floor: two cells with the same two candidates in a row (then a column),
+/// the first cell before the second, until it returns true; true when it did.
+fn roofs<S: Shape>(logic: &Logic<S>, visit: &mut impl FnMut(u32, (usize, usize)) -> bool) -> bool {
     let n = S::N;
     let at = |r: usize, c: usize| r * n + c;
     for across in [true, false] {
@@ -103,16 +133,15 @@ fn unique_rectangle_with_roof<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, 
                         if !two_boxes || c1 & pair != pair || c2 & pair != pair {
                             continue;
                         }
-                        if roof_type_2(logic, pair, (g1, g2), found)
-                            || roof_type_4(logic, pair, (g1, g2), found)
-                        {
-                            return;
+                        if visit(pair, (g1, g2)) {
+                            return true;
                         }
                     }
                 }
             }
         }
     }
+    false
 }
 
 /// Type 2 on the roof `(g1, g2)` of a rectangle on `pair`: both hold one digit more, the same;
@@ -164,6 +193,118 @@ fn roof_type_4<S: Shape>(
             removal[g1] = pair & !locked;
             removal[g2] = pair & !locked;
             if found(logic, &removal, unit) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Type 3 on the roof `(g1, g2)` of a rectangle on `pair`, as SE finds it: both corners hold
+/// more digits than the pair, at least two between them (the *extras*), and one corner at
+/// least takes one of them, or the rectangle would be deadly. So, in a unit both lie in, the
+/// roof acts as one cell holding the extras:
+///
+/// - *naked*: with `k - 1` other cells of the unit, each of two candidates or more, it
+///   makes a naked set of `k` digits (each extra not in both corners in one of those cells),
+///   which the unit's other cells lose; SE rates it 4.5 + (k - 1)/10;
+/// - *hidden*: the pair and `k - 2` other digits have no place in the unit but the first
+///   corner and `k - 1` other cells, which lose their other candidates; 4.5 + (k - 2)/10.
+///
+/// Only the sets SE rates `tenths` are offered, `k` rising from the number of extras, SE's
+/// units in its order (box, row, column), naked before hidden. Like SE, a naked set needs `2k`
+/// open cells in the unit at least and a hidden one more than `2k`, and `k` stops at 7;
+/// true when `found` stopped the search.
+fn roof_type_3<S: Shape>(
+    logic: &Logic<S>,
+    pair: u32,
+    (g1, g2): (usize, usize),
+    tenths: u32,
+    found: &mut Found<'_, S>,
+) -> bool {
+    let (a, b) = (logic.cand[g1], logic.cand[g2]);
+    let extra = (a | b) & !pair;
+    if a == pair || b == pair || extra.count_ones() < 2 {
+        return false;
+    }
+    let (u1, u2) = (S::units_of(g1), S::units_of(g2));
+    let shared = [2, 0, 1]
+        .into_iter()
+        .filter(|&k| u1[k] == u2[k])
+        .map(|k| u1[k]);
+    for k in extra.count_ones()..=7 {
+        let naked = RECTANGLE_TENTHS + k - 1 == tenths;
+        let hidden = RECTANGLE_TENTHS + k - 2 == tenths;
+        if !naked && !hidden {
+            continue;
+        }
+        for unit in shared.clone() {
+            let open = logic.missing(unit).count_ones();
+            let cells = S::unit(unit);
+            let at = |cell: usize| cells.iter().position(|&c| c as usize == cell).unwrap_or(0);
+            let (p1, p2) = (at(g1), at(g2));
+            let mut removal = S::cells(0u32);
+            let mut any = false;
+            if naked && 2 * k <= open {
+                // Items: the unit's positions, the first corner's standing for the roof.
+                let mut masks = [0u32; 32];
+                let mut items = 1 << p1;
+                masks[p1] = extra;
+                for (p, &cell) in cells.iter().enumerate() {
+                    let cand = logic.cand[cell as usize];
+                    if p != p1 && p != p2 && cand.count_ones() >= 2 {
+                        masks[p] = cand;
+                        items |= 1 << p;
+                    }
+                }
+                let both = extra & a & b;
+                covering_subsets(items, k, &masks, &mut |chosen, digits| {
+                    let others = chosen & !(1 << p1);
+                    let placed = (0..S::N)
+                        .filter(|&p| others >> p & 1 != 0)
+                        .fold(both, |m, p| m | masks[p]);
+                    if chosen >> p1 & 1 == 0 || placed != digits {
+                        return false;
+                    }
+                    for (p, &cell) in cells.iter().enumerate() {
+                        let cell = cell as usize;
+                        let outside = chosen >> p & 1 == 0 && p != p2;
+                        if outside && logic.cand[cell] & digits != 0 {
+                            removal[cell] = logic.cand[cell] & digits;
+                            any = true;
+                        }
+                    }
+                    any
+                });
+            }
+            if !any && hidden && 2 * k < open {
+                // Items: digits, each with its places in the unit but the second corner's.
+                let mut masks = [0u32; 32];
+                let rest = logic.missing(unit) & !pair & !extra;
+                let items = rest | pair;
+                for d in (0..S::N).filter(|&d| items >> d & 1 != 0) {
+                    masks[d] = logic.places(unit, 1 << d) & !(1 << p2);
+                    if masks[d] == 0 {
+                        // SE's tuple search fails on a digit without a place.
+                        masks[d] = u32::MAX;
+                    }
+                }
+                covering_subsets(items, k, &masks, &mut |digits, places| {
+                    if digits & pair != pair {
+                        return false;
+                    }
+                    for (p, &cell) in cells.iter().enumerate() {
+                        let cell = cell as usize;
+                        let inside = places >> p & 1 != 0 && p != p1;
+                        if inside && logic.cand[cell] & !digits != 0 {
+                            removal[cell] = logic.cand[cell] & !digits;
+                            any = true;
+                        }
+                    }
+                    any
+                });
+            }
+            if any && found(logic, &removal, unit) {
                 return true;
             }
         }
@@ -298,5 +439,80 @@ mod tests {
         );
         // Neither: two more digits in the roof, and 1 and 2 with other places in its row.
         assert_eq!(first_rectangle(0b11_0011, |_| {}), vec![]);
+    }
+
+    /// What the type 3 search rated `tenths` offers first on the grid of
+    /// [`first_rectangle`] with the roof 1, 2, 5 (cell 9) and 1, 2, 6 (cell 12), after `also`.
+    fn first_type_3(tenths: u32, also: impl Fn(&mut Logic<Nine>)) -> Vec<(usize, u32)> {
+        let mut logic = Logic::new(&Grid::<Nine>::empty()).unwrap();
+        also(&mut logic);
+        (logic.cand[0], logic.cand[3]) = (0b11, 0b11);
+        (logic.cand[9], logic.cand[12]) = (0b1_0011, 0b10_0011);
+        first_offer(&logic, |l, f| unique_rectangle_type_3(l, tenths, f))
+    }
+
+    #[test]
+    fn unique_rectangles_of_type_3() {
+        let all = Nine::ALL;
+        // Naked: cell 15 holds 5 and 6, the roof's extras, so row 2's other cells lose them;
+        // a naked pair, 4.6.
+        let pair_at_15 = |logic: &mut Logic<Nine>| logic.cand[15] = 0b11_0000;
+        let row: Vec<(usize, u32)> = [10, 11, 13, 14, 16, 17]
+            .into_iter()
+            .map(|c| (c, 0b11_0000))
+            .collect();
+        assert_eq!(first_type_3(46, pair_at_15), row);
+        assert_eq!(first_type_3(47, pair_at_15), vec![]);
+        // Types 1, 2 and 4 do not apply there.
+        let mut logic = Logic::new(&Grid::<Nine>::empty()).unwrap();
+        pair_at_15(&mut logic);
+        (logic.cand[0], logic.cand[3]) = (0b11, 0b11);
+        (logic.cand[9], logic.cand[12]) = (0b1_0011, 0b10_0011);
+        assert_eq!(first_offer(&logic, unique_rectangle), vec![]);
+        // Cells 15 and 16 holding 5 and 7 make three cells of 5, 6 and 7 with the roof, but
+        // 6 lies in one corner alone and in neither cell: SE sees no naked triple.
+        let fives_and_sevens = |logic: &mut Logic<Nine>| {
+            (logic.cand[15], logic.cand[16]) = (0b101_0000, 0b101_0000);
+        };
+        assert_eq!(first_type_3(47, fives_and_sevens), vec![]);
+        // With 6 in cell 16 instead, it does: the rest of the row loses 5, 6 and 7.
+        let triple = |logic: &mut Logic<Nine>| {
+            (logic.cand[15], logic.cand[16]) = (0b101_0000, 0b110_0000);
+        };
+        let row: Vec<(usize, u32)> = [10, 11, 13, 14, 17]
+            .into_iter()
+            .map(|c| (c, 0b111_0000))
+            .collect();
+        assert_eq!(first_type_3(47, triple), row);
+        // Hidden: 1 and 2 have no place in row 2 but the roof and cell 15, which keeps just
+        // them; SE rates that hidden pair with types 1, 2 and 4 (4.5).
+        let hidden_at_15 = |logic: &mut Logic<Nine>| {
+            for c in [10, 11, 13, 14, 16, 17] {
+                logic.cand[c] &= !0b11;
+            }
+        };
+        let mut logic = Logic::new(&Grid::<Nine>::empty()).unwrap();
+        hidden_at_15(&mut logic);
+        (logic.cand[0], logic.cand[3]) = (0b11, 0b11);
+        (logic.cand[9], logic.cand[12]) = (0b1_0011, 0b10_0011);
+        assert_eq!(
+            first_offer(&logic, unique_rectangle),
+            vec![(15, all & !0b11)]
+        );
+        assert_eq!(first_type_3(46, hidden_at_15), vec![]);
+        // With 3 confined to cells 15 and 16, and 1 and 2 to the roof and cell 15, a hidden
+        // triple in the first corner and cells 15 and 16, 4.6.
+        let hidden_triple = |logic: &mut Logic<Nine>| {
+            for c in [10, 11, 13, 14, 16, 17] {
+                logic.cand[c] &= !0b11;
+            }
+            for c in [10, 11, 13, 14, 17] {
+                logic.cand[c] &= !0b100;
+            }
+        };
+        assert_eq!(
+            first_type_3(46, hidden_triple),
+            vec![(15, all & !0b111), (16, all & !0b111)]
+        );
     }
 }
