@@ -58,7 +58,7 @@ impl<S: Shape> Search<S> {
 }
 
 /// How many techniques [`eliminating`] lists.
-pub(super) const TECHNIQUES: usize = 33;
+pub(super) const TECHNIQUES: usize = 38;
 
 /// The techniques that eliminate candidates, in SE's order, with their searches: by rating,
 /// but for empty rectangles and grouped turbot fish (4.3), which SE's list tries with the
@@ -124,7 +124,12 @@ pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Search<S>); TECHNIQUES] 
         (BugType1, Across(|l, f| bug(l, Bug::One, f))),
         (BugType2, Across(|l, f| bug(l, Bug::Two, f))),
         (BugType4, Across(|l, f| bug(l, Bug::Four, f))),
+        (BugType3Pair, Across(|l, f| bug(l, Bug::Three(2), f))),
+        (BugType3Triple, Across(|l, f| bug(l, Bug::Three(3), f))),
+        (BugType3Quad, Across(|l, f| bug(l, Bug::Three(4), f))),
+        (BugType3Five, Across(|l, f| bug(l, Bug::Three(5), f))),
         (VwxyzWingOfFive, Across(|l, f| als_wing(l, 4, 62, f))),
+        (BugType3Six, Across(|l, f| bug(l, Bug::Three(6), f))),
         (VwxyzWing, Across(|l, f| als_wing(l, 4, 63, f))),
         (VwxyzWingOfThree, Across(|l, f| als_wing(l, 4, 64, f))),
     ]

@@ -312,8 +312,7 @@ fn roof_type_3<S: Shape>(
     false
 }
 
-/// The kinds of bivalue universal grave SE rates (its type 3, with a naked set beside the
-/// grave's cells, 5.8 and up, is not looked for).
+/// The kinds of bivalue universal grave SE rates.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Bug {
     /// One cell holds more than two candidates: it keeps only its extra ones (5.6).
@@ -321,6 +320,12 @@ pub(super) enum Bug {
     /// Several cells, with one extra digit between them: it leaves every cell that sees all
     /// of them (5.7).
     Two,
+    /// Several cells in one unit, with two extra digits or more between them, which one of
+    /// them takes: with `k - 1` other cells of the unit holding the extras and no more than
+    /// `k` digits between them, each of two or more, they make a naked set of `k` digits,
+    /// which the unit's other cells lose (SE: 5.7 + (k - 1)/10, `k` from 2 to 6; its units
+    /// in its order, box, row, column).
+    Three(u32),
     /// Two cells in one unit, sharing one candidate besides their extra ones: each keeps its
     /// extra ones and that candidate (5.7).
     Four,
@@ -385,6 +390,58 @@ pub(super) fn bug<S: Shape>(logic: &Logic<S>, kind: Bug, found: &mut Found<'_, S
                 }
             }
         }
+        (Bug::Three(k), Some(one), Some(_)) if extras.count_ones() >= 2 => {
+            let graves = |unit: usize| {
+                S::unit(unit)
+                    .iter()
+                    .filter(|&&cell| extra[cell as usize] != 0)
+                    .count()
+                    == count
+            };
+            for unit in [2, 0, 1].map(|k| S::units_of(one)[k]) {
+                if !graves(unit) {
+                    continue;
+                }
+                // Items: the unit's positions, the first grave cell's standing for them all.
+                let cells = S::unit(unit);
+                let mut masks = [0u32; 32];
+                let mut items = 0u32;
+                let mut graves_at = 0u32;
+                for (p, &cell) in cells.iter().enumerate() {
+                    let cand = logic.cand[cell as usize];
+                    if extra[cell as usize] != 0 {
+                        graves_at |= 1 << p;
+                    } else if cand.count_ones() >= 2 {
+                        masks[p] = cand;
+                        items |= 1 << p;
+                    }
+                }
+                let first = graves_at.trailing_zeros() as usize;
+                masks[first] = extras;
+                covering_subsets(items | 1 << first, k, &masks, &mut |chosen, digits| {
+                    let others = chosen & !(1 << first);
+                    let covered = (0..S::N)
+                        .filter(|&p| others >> p & 1 != 0)
+                        .fold(0, |m, p| m | masks[p]);
+                    // SE asks the other cells alone to hold every digit of the set.
+                    if chosen >> first & 1 == 0 || covered != digits {
+                        return false;
+                    }
+                    for (p, &cell) in cells.iter().enumerate() {
+                        let outside = (chosen | graves_at) >> p & 1 == 0;
+                        removal[cell as usize] = if outside {
+                            logic.cand[cell as usize] & digits
+                        } else {
+                            0
+                        };
+                    }
+                    removal.as_ref().iter().any(|&bits| bits != 0)
+                });
+                if removal.as_ref().iter().any(|&bits| bits != 0) {
+                    break;
+                }
+            }
+        }
         (Bug::Four, Some(one), Some(two)) if count == 2 && sees::<S>(one, two) => {
             let shared = logic.cand[one] & logic.cand[two] & !extras;
             if shared.count_ones() == 1 {
@@ -439,6 +496,47 @@ mod tests {
         );
         // Neither: two more digits in the roof, and 1 and 2 with other places in its row.
         assert_eq!(first_rectangle(0b11_0011, |_| {}), vec![]);
+    }
+
+    /// A grid on SE's path for a puzzle of the shared Sudoku Exchange set: every open cell
+    /// holds two candidates but cells 14 and 16 (row 2), which hold three; without 6 in cell
+    /// 14 and 5 in cell 16, the grid would be a grave.
+    fn near_grave() -> Logic<Nine> {
+        let grid = Grid::<Nine>::parse(
+            "..4.973.89.834.7..73.85.24931.4.897.49.71.8.3867539421583..4197279185634.4.973582",
+        )
+        .unwrap();
+        let mut logic = Logic::new(&grid).unwrap();
+        let candidates = "16 25 . 26 . . . 15 . \
+                          . 25 . . . 126 . 156 56 \
+                          . . 16 . . 16 . . . \
+                          . . 25 . 26 . . . 56 \
+                          . . 25 . . 26 . 56 . \
+                          . . . . . . . . . \
+                          . . . 26 26 . . . . \
+                          . . . . . . . . . \
+                          16 . 16 . . . . . .";
+        for (cell, digits) in candidates.split_whitespace().enumerate() {
+            logic.cand[cell] = digits
+                .bytes()
+                .filter(u8::is_ascii_digit)
+                .fold(0, |m, d| m | 1 << (d - b'1'));
+        }
+        logic
+    }
+
+    #[test]
+    fn bivalue_universal_grave_of_type_3() {
+        let logic = near_grave();
+        let offer = |kind| first_offer(&logic, |l, f| bug(l, kind, f));
+        // Type 4 first (5.7): the two cells share 1 besides their extras, so each keeps its
+        // extra and 1.
+        assert_eq!(offer(Bug::Four), vec![(14, 0b10), (16, 0b10_0000)]);
+        // Type 3 (5.8): the extras 5 and 6 make a naked pair with cell 17, so cell 10 loses 5.
+        assert_eq!(offer(Bug::Three(2)), vec![(10, 0b1_0000)]);
+        for kind in [Bug::One, Bug::Two, Bug::Three(3)] {
+            assert_eq!(offer(kind), vec![]);
+        }
     }
 
     /// What the type 3 search rated `tenths` offers first on the grid of
