@@ -7,12 +7,13 @@
 //! locking or hidden set whose eliminations leave a hidden single, which is placed); naked
 //! single 2.3; direct hidden triple 2.5; pointing 2.6, claiming 2.8, naked pair 3.0, X-Wing
 //! 3.2, hidden pair 3.4, naked triple 3.6, Swordfish 3.8, hidden triple 4.0, turbot fish
-//! 4.0–4.1, empty rectangles and grouped turbot fish 4.3, XY-Wing 4.2, XYZ-Wing 4.4, unique rectangles 4.5 (type 3 4.5–4.8),
-//! naked quad 5.0, Jellyfish 5.2, hidden quad 5.4, chains of three strong links 5.4–5.6, WXYZ-Wing
-//! 5.5–5.6, BUG 5.6–6.2, VWXYZ-Wing 6.2–6.4. A puzzle none of them finishes is marked
-//! unfinished and reported at 5.0 (or its hardest step, if higher): it needs techniques this
-//! rater does not have (chains and forcing chains, more uniqueness patterns, …), almost all
-//! rated 5.0 or more in SE.
+//! 4.0–4.1, empty rectangles and grouped turbot fish 4.3, XY-Wing 4.2, XYZ-Wing 4.4, unique
+//! rectangles 4.5 (type 3 4.5–4.8), naked quad 5.0, Jellyfish 5.2, hidden quad 5.4, chains
+//! of three strong links 5.4–5.6, WXYZ-Wing 5.5–5.6, BUG 5.6–6.2 (type 3 5.8 and up),
+//! VWXYZ-Wing 6.2–6.4. A puzzle none of them finishes is marked unfinished and reported at
+//! 5.0 (or its hardest step, if higher): it needs techniques this rater does not have (chains
+//! and forcing chains, unique loops of six cells or more, …), almost all rated 5.0 or more
+//! in SE.
 //!
 //! Levels follow the Sudoku Exchange bank: easy < 1.5 ≤ medium < 2.5 ≤ hard < 5.0 ≤
 //! diabolical (and every unfinished puzzle).
@@ -634,7 +635,7 @@ impl Fruitless {
     }
 
     /// The digits technique `k` of [`eliminating`] has to look at: for a search by digit,
-    /// those it has not found nothing on; for any other, all.
+    /// all but those it found nothing on; for any other, all.
     fn digits<S: Shape>(&self, k: usize, search: Search<S>) -> u32 {
         match search {
             Search::ByDigit(_) => S::ALL & !self.none[k],
