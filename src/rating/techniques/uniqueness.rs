@@ -7,7 +7,7 @@ use crate::logic::{Found, Logic};
 use crate::shape::Shape;
 
 /// Unique rectangles (SE rates types 1, 2 and 4 of a rectangle alike, 4.5, and type 3 with a
-/// hidden pair, tried after them; see [`roof_type_3`] for the rest of type 3): four cells on
+/// hidden pair, tried after them; see [`Roof::type_3`] for the rest of type 3): four cells on
 /// two rows, two columns and two boxes that all hold the same two candidates, where a puzzle
 /// with one solution cannot leave them only those two (they could swap round the rectangle).
 /// Type 1: three corners hold just the two, so the fourth loses both. Then, with two corners
@@ -77,14 +77,14 @@ fn unique_rectangle_type_1<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>)
 }
 
 /// Unique rectangles of types 2 and 4 (see [`unique_rectangle`]), then the hidden sets of
-/// type 3 SE rates with them ([`roof_type_3`]).
+/// type 3 SE rates with them ([`Roof::type_3`]).
 fn unique_rectangle_with_roof<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, S>) {
-    let types_2_and_4 = roofs(logic, &mut |pair, roof| {
-        roof_type_2(logic, pair, roof, found) || roof_type_4(logic, pair, roof, found)
+    let types_2_and_4 = roofs(logic, &mut |roof| {
+        roof.type_2(logic, found) || roof.type_4(logic, found)
     });
     if !types_2_and_4 {
-        roofs(logic, &mut |pair, roof| {
-            roof_type_3(logic, pair, roof, RECTANGLE_TENTHS, found)
+        roofs(logic, &mut |roof| {
+            roof.type_3(logic, RECTANGLE_TENTHS, found)
         });
     }
 }
@@ -92,21 +92,28 @@ fn unique_rectangle_with_roof<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, 
 /// SE's rating of unique rectangles of types 1, 2 and 4, in tenths.
 const RECTANGLE_TENTHS: u32 = 45;
 
-/// Unique rectangles of type 3 that SE rates `tenths` (4.6 to 4.8; see [`roof_type_3`]).
+/// Unique rectangles of type 3 that SE rates `tenths` (4.6 to 4.8; see [`Roof::type_3`]).
 pub(super) fn unique_rectangle_type_3<S: Shape>(
     logic: &Logic<S>,
     tenths: u32,
     found: &mut Found<'_, S>,
 ) {
-    roofs(logic, &mut |pair, roof| {
-        roof_type_3(logic, pair, roof, tenths, found)
-    });
+    roofs(logic, &mut |roof| roof.type_3(logic, tenths, found));
 }
 
-/// Calls `visit` with the pair and the roof of every rectangle whose floor holds just the
-/// pair, floor by floor: two cells with the same two candidates in a row (then a column),
-/// the first cell before the second, until it returns true; true when it did.
-fn roofs<S: Shape>(logic: &Logic<S>, visit: &mut impl FnMut(u32, (usize, usize)) -> bool) -> bool {
+/// The roof of a rectangle on `pair` (see [`unique_rectangle`]): its two corners that may
+/// hold more than the pair, in one row or one column.
+#[derive(Clone, Copy)]
+struct Roof {
+    pair: u32,
+    g1: usize,
+    g2: usize,
+}
+
+/// Calls `visit` with the roof of every rectangle whose floor holds just the pair, floor by
+/// floor: two cells with the same two candidates in a row (then a column), the first cell
+/// before the second, until it returns true; true when it did.
+fn roofs<S: Shape>(logic: &Logic<S>, visit: &mut impl FnMut(Roof) -> bool) -> bool {
     let n = S::N;
     let at = |r: usize, c: usize| r * n + c;
     for across in [true, false] {
@@ -133,7 +140,7 @@ fn roofs<S: Shape>(logic: &Logic<S>, visit: &mut impl FnMut(u32, (usize, usize))
                         if !two_boxes || c1 & pair != pair || c2 & pair != pair {
                             continue;
                         }
-                        if visit(pair, (g1, g2)) {
+                        if visit(Roof { pair, g1, g2 }) {
                             return true;
                         }
                     }
@@ -144,172 +151,159 @@ fn roofs<S: Shape>(logic: &Logic<S>, visit: &mut impl FnMut(u32, (usize, usize))
     false
 }
 
-/// Type 2 on the roof `(g1, g2)` of a rectangle on `pair`: both hold one digit more, the same;
-/// true when `found` stopped the search.
-fn roof_type_2<S: Shape>(
-    logic: &Logic<S>,
-    pair: u32,
-    (g1, g2): (usize, usize),
-    found: &mut Found<'_, S>,
-) -> bool {
-    let extra = logic.cand[g1] & !pair;
-    if extra.count_ones() != 1 || logic.cand[g2] & !pair != extra {
-        return false;
-    }
-    let mut removal = S::cells(0u32);
-    let mut any = false;
-    for &cell in S::peers(g1) {
-        let cell = cell as usize;
-        if cell != g2 && logic.cand[cell] & extra != 0 && sees::<S>(cell, g2) {
-            removal[cell] = extra;
-            any = true;
+impl Roof {
+    /// Type 2: both corners hold one digit more, the same; true when `found` stopped the search.
+    fn type_2<S: Shape>(self, logic: &Logic<S>, found: &mut Found<'_, S>) -> bool {
+        let Roof { pair, g1, g2 } = self;
+        let extra = logic.cand[g1] & !pair;
+        if extra.count_ones() != 1 || logic.cand[g2] & !pair != extra {
+            return false;
         }
-    }
-    any && found(logic, &removal, 0)
-}
-
-/// Type 4 on the roof `(g1, g2)` of a rectangle on `pair`: in a unit both lie in, one digit
-/// of the pair has no other place, so both lose the other digit; true when `found` stopped
-/// the search.
-fn roof_type_4<S: Shape>(
-    logic: &Logic<S>,
-    pair: u32,
-    (g1, g2): (usize, usize),
-    found: &mut Found<'_, S>,
-) -> bool {
-    let (u1, u2) = (S::units_of(g1), S::units_of(g2));
-    for unit in (0..3).filter(|&k| u1[k] == u2[k]).map(|k| u1[k]) {
-        let mut locked = pair;
-        for &cell in S::unit(unit) {
+        let mut removal = S::cells(0u32);
+        let mut any = false;
+        for &cell in S::peers(g1) {
             let cell = cell as usize;
-            if cell != g1 && cell != g2 {
-                locked &= !logic.cand[cell];
+            if cell != g2 && logic.cand[cell] & extra != 0 && sees::<S>(cell, g2) {
+                removal[cell] = extra;
+                any = true;
             }
         }
-        // One digit locked in the roof: the other goes from both corners (with both
-        // locked, the roof would hold just the pair, and the puzzle no single solution).
-        if locked.count_ones() == 1 {
-            let mut removal = S::cells(0u32);
-            removal[g1] = pair & !locked;
-            removal[g2] = pair & !locked;
-            if found(logic, &removal, unit) {
-                return true;
-            }
-        }
+        any && found(logic, &removal, 0)
     }
-    false
-}
 
-/// Type 3 on the roof `(g1, g2)` of a rectangle on `pair`, as SE finds it: both corners hold
-/// more digits than the pair, at least two between them (the *extras*), and one corner at
-/// least takes one of them, or the rectangle would be deadly. So, in a unit both lie in, the
-/// roof acts as one cell holding the extras:
-///
-/// - *naked*: with `k - 1` other cells of the unit, each of two candidates or more, it
-///   makes a naked set of `k` digits (each extra not in both corners in one of those cells),
-///   which the unit's other cells lose; SE rates it 4.5 + (k - 1)/10;
-/// - *hidden*: the pair and `k - 2` other digits have no place in the unit but the first
-///   corner and `k - 1` other cells, which lose their other candidates; 4.5 + (k - 2)/10.
-///
-/// Only the sets SE rates `tenths` are offered, `k` rising from the number of extras, SE's
-/// units in its order (box, row, column), naked before hidden. Like SE, a naked set needs `2k`
-/// open cells in the unit at least and a hidden one more than `2k`, and `k` stops at 7;
-/// true when `found` stopped the search.
-fn roof_type_3<S: Shape>(
-    logic: &Logic<S>,
-    pair: u32,
-    (g1, g2): (usize, usize),
-    tenths: u32,
-    found: &mut Found<'_, S>,
-) -> bool {
-    let (a, b) = (logic.cand[g1], logic.cand[g2]);
-    let extra = (a | b) & !pair;
-    if a == pair || b == pair || extra.count_ones() < 2 {
-        return false;
-    }
-    let (u1, u2) = (S::units_of(g1), S::units_of(g2));
-    let shared = [2, 0, 1]
-        .into_iter()
-        .filter(|&k| u1[k] == u2[k])
-        .map(|k| u1[k]);
-    for k in extra.count_ones()..=7 {
-        let naked = RECTANGLE_TENTHS + k - 1 == tenths;
-        let hidden = RECTANGLE_TENTHS + k - 2 == tenths;
-        if !naked && !hidden {
-            continue;
-        }
-        for unit in shared.clone() {
-            let open = logic.missing(unit).count_ones();
-            let cells = S::unit(unit);
-            let at = |cell: usize| cells.iter().position(|&c| c as usize == cell).unwrap_or(0);
-            let (p1, p2) = (at(g1), at(g2));
-            let mut removal = S::cells(0u32);
-            let mut any = false;
-            if naked && 2 * k <= open {
-                // Items: the unit's positions, the first corner's standing for the roof.
-                let mut masks = [0u32; 32];
-                let mut items = 1 << p1;
-                masks[p1] = extra;
-                for (p, &cell) in cells.iter().enumerate() {
-                    let cand = logic.cand[cell as usize];
-                    if p != p1 && p != p2 && cand.count_ones() >= 2 {
-                        masks[p] = cand;
-                        items |= 1 << p;
-                    }
+    /// Type 4: in a unit both corners lie in, one digit of the pair has no other place, so both
+    /// lose the other digit; true when `found` stopped the search.
+    fn type_4<S: Shape>(self, logic: &Logic<S>, found: &mut Found<'_, S>) -> bool {
+        let Roof { pair, g1, g2 } = self;
+        let (u1, u2) = (S::units_of(g1), S::units_of(g2));
+        for unit in (0..3).filter(|&k| u1[k] == u2[k]).map(|k| u1[k]) {
+            let mut locked = pair;
+            for &cell in S::unit(unit) {
+                let cell = cell as usize;
+                if cell != g1 && cell != g2 {
+                    locked &= !logic.cand[cell];
                 }
-                let both = extra & a & b;
-                covering_subsets(items, k, &masks, &mut |chosen, digits| {
-                    let others = chosen & !(1 << p1);
-                    let placed = (0..S::N)
-                        .filter(|&p| others >> p & 1 != 0)
-                        .fold(both, |m, p| m | masks[p]);
-                    if chosen >> p1 & 1 == 0 || placed != digits {
-                        return false;
-                    }
-                    for (p, &cell) in cells.iter().enumerate() {
-                        let cell = cell as usize;
-                        let outside = chosen >> p & 1 == 0 && p != p2;
-                        if outside && logic.cand[cell] & digits != 0 {
-                            removal[cell] = logic.cand[cell] & digits;
-                            any = true;
-                        }
-                    }
-                    any
-                });
             }
-            if !any && hidden && 2 * k < open {
-                // Items: digits, each with its places in the unit but the second corner's.
-                let mut masks = [0u32; 32];
-                let rest = logic.missing(unit) & !pair & !extra;
-                let items = rest | pair;
-                for d in (0..S::N).filter(|&d| items >> d & 1 != 0) {
-                    masks[d] = logic.places(unit, 1 << d) & !(1 << p2);
-                    if masks[d] == 0 {
-                        // SE's tuple search fails on a digit without a place.
-                        masks[d] = u32::MAX;
-                    }
+            // One digit locked in the roof: the other goes from both corners (with both
+            // locked, the roof would hold just the pair, and the puzzle no single solution).
+            if locked.count_ones() == 1 {
+                let mut removal = S::cells(0u32);
+                removal[g1] = pair & !locked;
+                removal[g2] = pair & !locked;
+                if found(logic, &removal, unit) {
+                    return true;
                 }
-                covering_subsets(items, k, &masks, &mut |digits, places| {
-                    if digits & pair != pair {
-                        return false;
-                    }
-                    for (p, &cell) in cells.iter().enumerate() {
-                        let cell = cell as usize;
-                        let inside = places >> p & 1 != 0 && p != p1;
-                        if inside && logic.cand[cell] & !digits != 0 {
-                            removal[cell] = logic.cand[cell] & !digits;
-                            any = true;
-                        }
-                    }
-                    any
-                });
-            }
-            if any && found(logic, &removal, unit) {
-                return true;
             }
         }
+        false
     }
-    false
+
+    /// Type 3, as SE finds it: both corners hold more digits than the pair, at least two
+    /// between them (the *extras*), and one corner at least takes one of them, or the
+    /// rectangle would be deadly. So, in a unit both lie in, the roof acts as one cell holding
+    /// the extras:
+    ///
+    /// - *naked*: with `k - 1` other cells of the unit, each of two candidates or more, it
+    ///   makes a naked set of `k` digits (each extra not in both corners in one of those
+    ///   cells), which the unit's other cells lose; SE rates it 4.5 + (k - 1)/10;
+    /// - *hidden*: the pair and `k - 2` other digits have no place in the unit but the first
+    ///   corner and `k - 1` other cells, which lose their other candidates; 4.5 + (k - 2)/10.
+    ///
+    /// Only the sets SE rates `tenths` are offered, `k` rising from the number of extras,
+    /// SE's units in its order (box, row, column), naked before hidden. Like SE, a naked set
+    /// needs `2k` open cells in the unit at least and a hidden one more than `2k`, and `k`
+    /// stops at 7; true when `found` stopped the search.
+    fn type_3<S: Shape>(self, logic: &Logic<S>, tenths: u32, found: &mut Found<'_, S>) -> bool {
+        let Roof { pair, g1, g2 } = self;
+        let (a, b) = (logic.cand[g1], logic.cand[g2]);
+        let extra = (a | b) & !pair;
+        if a == pair || b == pair || extra.count_ones() < 2 {
+            return false;
+        }
+        let (u1, u2) = (S::units_of(g1), S::units_of(g2));
+        let shared = [2, 0, 1]
+            .into_iter()
+            .filter(|&k| u1[k] == u2[k])
+            .map(|k| u1[k]);
+        for k in extra.count_ones()..=7 {
+            let naked = RECTANGLE_TENTHS + k - 1 == tenths;
+            let hidden = RECTANGLE_TENTHS + k - 2 == tenths;
+            if !naked && !hidden {
+                continue;
+            }
+            for unit in shared.clone() {
+                let open = logic.missing(unit).count_ones();
+                let cells = S::unit(unit);
+                let at = |cell: usize| cells.iter().position(|&c| c as usize == cell).unwrap_or(0);
+                let (p1, p2) = (at(g1), at(g2));
+                let mut removal = S::cells(0u32);
+                let mut any = false;
+                if naked && 2 * k <= open {
+                    // Items: the unit's positions, the first corner's standing for the roof.
+                    let mut masks = [0u32; 32];
+                    let mut items = 1 << p1;
+                    masks[p1] = extra;
+                    for (p, &cell) in cells.iter().enumerate() {
+                        let cand = logic.cand[cell as usize];
+                        if p != p1 && p != p2 && cand.count_ones() >= 2 {
+                            masks[p] = cand;
+                            items |= 1 << p;
+                        }
+                    }
+                    let both = extra & a & b;
+                    covering_subsets(items, k, &masks, &mut |chosen, digits| {
+                        let others = chosen & !(1 << p1);
+                        let placed = (0..S::N)
+                            .filter(|&p| others >> p & 1 != 0)
+                            .fold(both, |m, p| m | masks[p]);
+                        if chosen >> p1 & 1 == 0 || placed != digits {
+                            return false;
+                        }
+                        for (p, &cell) in cells.iter().enumerate() {
+                            let cell = cell as usize;
+                            let outside = chosen >> p & 1 == 0 && p != p2;
+                            if outside && logic.cand[cell] & digits != 0 {
+                                removal[cell] = logic.cand[cell] & digits;
+                                any = true;
+                            }
+                        }
+                        any
+                    });
+                }
+                if !any && hidden && 2 * k < open {
+                    // Items: digits, each with its places in the unit but the second corner's.
+                    let mut masks = [0u32; 32];
+                    let rest = logic.missing(unit) & !pair & !extra;
+                    let items = rest | pair;
+                    for d in (0..S::N).filter(|&d| items >> d & 1 != 0) {
+                        masks[d] = logic.places(unit, 1 << d) & !(1 << p2);
+                        if masks[d] == 0 {
+                            // SE's tuple search fails on a digit without a place.
+                            masks[d] = u32::MAX;
+                        }
+                    }
+                    covering_subsets(items, k, &masks, &mut |digits, places| {
+                        if digits & pair != pair {
+                            return false;
+                        }
+                        for (p, &cell) in cells.iter().enumerate() {
+                            let cell = cell as usize;
+                            let inside = places >> p & 1 != 0 && p != p1;
+                            if inside && logic.cand[cell] & !digits != 0 {
+                                removal[cell] = logic.cand[cell] & !digits;
+                                any = true;
+                            }
+                        }
+                        any
+                    });
+                }
+                if any && found(logic, &removal, unit) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
 }
 
 /// The kinds of bivalue universal grave SE rates.
