@@ -145,15 +145,15 @@ fn se_levels_agree_with_sukaku_explainer() {
         share(&diabolical, 3)
     );
     // What the rater reaches today: every easy, medium and diabolical puzzle in its bucket,
-    // 320 of the 322 hard ones (99.4%), the published ER itself for 1,087 of the 1,200 and
+    // 321 of the 322 hard ones (99.7%), the published ER itself for 1,093 of the 1,200 and
     // for 157 of the 480 Sudoku Exchange puzzles (all rated 5.4 or more).
     assert_eq!(matrix[0][0], 81, "easy");
     assert_eq!(matrix[1][1], 654, "medium");
-    assert!(matrix[2][2] >= 320, "hard: {:?}", matrix[2]);
+    assert!(matrix[2][2] >= 321, "hard: {:?}", matrix[2]);
     assert_eq!(matrix[3][3], 143, "diabolical");
     assert_eq!(diabolical[3][3], 480, "Sudoku Exchange diabolical");
     assert!(r >= 0.99, "correlation {r}");
-    assert!(exact >= 1087, "same ER for {exact} of 1,200");
+    assert!(exact >= 1093, "same ER for {exact} of 1,200");
     assert!(
         diabolical_exact >= 157,
         "same ER for {diabolical_exact} of 480"

@@ -62,7 +62,8 @@ pub(super) fn naked_subset<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found
         let done = covering_subsets(small, k, &cands, &mut |chosen, digits| {
             let mut removal = S::cells(0u32);
             let mut any = false;
-            for p in (0..S::N).filter(|&p| open & !chosen >> p & 1 != 0) {
+            let rest = open & !chosen;
+            for p in (0..S::N).filter(|&p| rest >> p & 1 != 0) {
                 let cell = cells[p] as usize;
                 if logic.cand[cell] & digits != 0 {
                     removal[cell] = logic.cand[cell] & digits;
@@ -115,7 +116,22 @@ pub(in crate::rating) fn hidden_subset<S: Shape>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::first_offer;
     use super::*;
+    use crate::grid::Grid;
+    use crate::shape::Nine;
+
+    #[test]
+    fn naked_pairs_clear_the_rest_of_a_unit_whose_first_cell_is_filled() {
+        // Row 1 begins with a clue, and cells 4 and 8 hold just 3 and 7: the row's other
+        // open cells lose both.
+        let mut puzzle = Grid::<Nine>::empty();
+        puzzle.set(0, 5);
+        let mut logic = Logic::new(&puzzle).unwrap();
+        (logic.cand[4], logic.cand[8]) = (0b100_0100, 0b100_0100);
+        let rest: Vec<(usize, u32)> = [1, 2, 3, 5, 6, 7].map(|c| (c, 0b100_0100)).to_vec();
+        assert_eq!(first_offer(&logic, |l, f| naked_subset(l, 2, f)), rest);
+    }
 
     #[test]
     fn covering_subsets_are_enumerated_once_in_order() {
