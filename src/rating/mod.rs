@@ -582,9 +582,9 @@ fn eliminating_step<S: Shape>(
 /// The first technique of [`eliminating`] before which a path checks digits against their
 /// templates ([`Fruitless::check_templates`]): Swordfish. The searches before it are cheap,
 /// and a step often ends at one of them. For the hard band on the 5,000 puzzles of
-/// `generate --holes 55 --count 5000 --seed 9`, checking before Swordfish took 1,506M
-/// instructions, before X-Wing 1,531M, before skyscrapers 1,537M and before pointing 1,711M
-/// (1,766M without templates).
+/// `generate --holes 55 --count 5000 --seed 9`, checking before Swordfish or X-Wing took
+/// 1,400M instructions, before skyscrapers 1,433M and before pointing 1,485M (1,766M
+/// without templates).
 const TEMPLATES_FROM: usize = 6;
 
 /// Whether `search` offers any eliminations on `logic` (among `digits`, for a search by

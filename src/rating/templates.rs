@@ -23,29 +23,25 @@ const BUDGET: u32 = 20_000;
 /// Of `digits`, those whose every candidate lies in a template.
 pub(super) fn covered_digits<S: Shape>(logic: &Logic<S>, digits: u32) -> u32 {
     let n = S::N;
-    // Per digit and row: the columns of its candidates, and of its placed cell.
-    let mut candidates = [[0u32; SIDE]; SIDE];
-    let mut placed = [[0u32; SIDE]; SIDE];
-    for r in 0..n {
-        for c in 0..n {
-            let cell = r * n + c;
-            let mut cand = logic.cand[cell] & digits;
-            while cand != 0 {
-                candidates[cand.trailing_zeros() as usize][r] |= 1 << c;
-                cand &= cand - 1;
-            }
-            let value = usize::from(logic.value[cell]);
-            if value != 0 && digits >> (value - 1) & 1 != 0 {
-                placed[value - 1][r] |= 1 << c;
-            }
-        }
-    }
     let mut covered = 0;
     let mut rest = digits;
     while rest != 0 {
         let d = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        if all_in_templates::<S>(&candidates[d], &placed[d]) {
+        // Per row: the columns of the digit's candidates, and of its placed cell.
+        let (mut candidates, mut placed) = ([0u32; SIDE], [0u32; SIDE]);
+        for r in 0..n {
+            let row = &logic.cand.as_ref()[r * n..][..n];
+            candidates[r] = row
+                .iter()
+                .enumerate()
+                .fold(0, |columns, (c, &cand)| columns | (cand >> d & 1) << c);
+            let values = &logic.value.as_ref()[r * n..][..n];
+            placed[r] = values.iter().enumerate().fold(0, |columns, (c, &value)| {
+                columns | u32::from(usize::from(value) == d + 1) << c
+            });
+        }
+        if all_in_templates::<S>(&candidates, &placed) {
             covered |= 1 << d;
         }
     }
@@ -80,13 +76,20 @@ fn all_in_templates<S: Shape>(candidates: &[u32; SIDE], placed: &[u32; SIDE]) ->
 fn template<S: Shape>(options: &[u32; SIDE]) -> Option<[u32; SIDE]> {
     let (n, side) = (S::N, S::BOX);
     let stack = (1u32 << side) - 1;
-    // The columns row `row` may still take, with `columns` and `boxes` taken.
-    let free = |row: usize, columns: u32, boxes: u32| {
-        let stacks = boxes >> (row / side * side) & stack;
-        let blocked = (0..side)
+    // The columns of each set of stacks (bit `j` for stack `j`).
+    let mut stack_columns = [0u32; 1 << 5];
+    for (stacks, columns) in stack_columns.iter_mut().enumerate().take(1 << side) {
+        *columns = (0..side)
             .filter(|j| stacks >> j & 1 != 0)
-            .fold(columns, |blocked, j| blocked | stack << (j * side));
-        options[row] & !blocked
+            .fold(0, |columns, j| columns | stack << (j * side));
+    }
+    // The columns each band's rows can no longer take, given the columns and boxes taken.
+    let blocked = |columns: u32, boxes: u32| {
+        let mut blocked = [0u32; 5];
+        for (band, blocked) in blocked.iter_mut().enumerate().take(side) {
+            *blocked = columns | stack_columns[(boxes >> (band * side) & stack) as usize];
+        }
+        blocked
     };
     let mut order = [0usize; SIDE];
     for (k, row) in order.iter_mut().enumerate().take(n) {
@@ -97,7 +100,7 @@ fn template<S: Shape>(options: &[u32; SIDE]) -> Option<[u32; SIDE]> {
     let (mut left, mut columns, mut boxes) = ([0u32; SIDE], [0u32; SIDE + 1], [0u32; SIDE + 1]);
     let mut chosen = [0u32; SIDE];
     let mut depth = 0;
-    left[0] = free(order[0], 0, 0);
+    left[0] = options[order[0]];
     let mut budget = BUDGET;
     loop {
         if left[depth] == 0 {
@@ -113,18 +116,18 @@ fn template<S: Shape>(options: &[u32; SIDE]) -> Option<[u32; SIDE]> {
         let row = order[depth];
         chosen[row] = bit;
         let b = row / side * side + bit.trailing_zeros() as usize / side;
-        columns[depth + 1] = columns[depth] | bit;
-        boxes[depth + 1] = boxes[depth] | 1 << b;
+        let (taken, boxed) = (columns[depth] | bit, boxes[depth] | 1 << b);
         if depth + 1 == n {
             return Some(chosen);
         }
-        let (taken, boxed) = (columns[depth + 1], boxes[depth + 1]);
+        let blocked = blocked(taken, boxed);
         if order[depth + 1..n]
             .iter()
-            .all(|&later| free(later, taken, boxed) != 0)
+            .all(|&later| options[later] & !blocked[later / side] != 0)
         {
             depth += 1;
-            left[depth] = free(order[depth], taken, boxed);
+            (columns[depth], boxes[depth]) = (taken, boxed);
+            left[depth] = options[order[depth]] & !blocked[order[depth] / side];
         }
     }
 }
