@@ -267,8 +267,11 @@ impl<S: Shape> Logic<S> {
     /// positions: [`Logic::places`] for all digits at once. Each digit gathers its bit from
     /// every cell, without a branch: against a loop over each cell's candidates, which
     /// mispredicts its exit, the rater's hard band took 12% less time on 9×9 for 12% more
-    /// instructions.
+    /// instructions. 9×9 transposes a bit matrix instead ([`Logic::unit_places_of_nine`]).
     pub(crate) fn unit_places(&self, unit: usize) -> [u32; 32] {
+        if S::N == 9 {
+            return self.unit_places_of_nine(unit);
+        }
         let mut cands = [0u32; 32];
         for (cand, &cell) in cands.iter_mut().zip(S::unit(unit)) {
             *cand = self.cand[cell as usize];
@@ -280,6 +283,35 @@ impl<S: Shape> Logic<S> {
                 .enumerate()
                 .fold(0, |at, (k, &cand)| at | (cand >> d & 1) << k);
         }
+        places
+    }
+
+    /// [`Logic::unit_places`] on 9×9, as a transposition of a bit matrix: the first eight
+    /// digits of the first eight cells are one byte per cell of a word, transposed in three
+    /// rounds of swaps to one byte per digit; the ninth cell and the ninth digit are
+    /// gathered bit by bit.
+    fn unit_places_of_nine(&self, unit: usize) -> [u32; 32] {
+        let cells = S::unit(unit);
+        let (mut matrix, mut ninth) = (0u64, 0u32);
+        for (k, &cell) in cells[..8].iter().enumerate() {
+            let cand = self.cand[cell as usize];
+            matrix |= u64::from(cand & 0xFF) << (8 * k);
+            ninth |= (cand >> 8 & 1) << k;
+        }
+        // Bit 8k + d (cell k, digit d) goes to bit 8d + k.
+        let swap = |x: u64, mask: u64, shift: u32| {
+            let t = (x ^ x >> shift) & mask;
+            x ^ t ^ t << shift
+        };
+        matrix = swap(matrix, 0x00AA_00AA_00AA_00AA, 7);
+        matrix = swap(matrix, 0x0000_CCCC_0000_CCCC, 14);
+        matrix = swap(matrix, 0x0000_0000_F0F0_F0F0, 28);
+        let last = self.cand[cells[8] as usize];
+        let mut places = [0u32; 32];
+        for (d, places) in places.iter_mut().enumerate().take(8) {
+            *places = (matrix >> (8 * d) & 0xFF) as u32 | (last >> d & 1) << 8;
+        }
+        places[8] = ninth | (last >> 8 & 1) << 8;
         places
     }
 
