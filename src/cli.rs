@@ -60,8 +60,8 @@ pub enum Command {
     /// turbot fish, XY-, XYZ-, WXYZ- and VWXYZ-Wing, empty and unique rectangles, chains of
     /// three strong links, BUG), and rates the puzzle by its hardest step on the SE scale.
     /// Levels: easy < 1.5 ≤ medium < 2.5 ≤ hard < 5.0 ≤ diabolical.
-    /// Writes CSV: puzzle,rating,level,qqwing_level,hardest_technique,steps.
-    Rate(SolveArgs),
+    /// Writes CSV: puzzle,rating,level,qqwing_level,hardest_technique,steps, in input order.
+    Rate(RateArgs),
 }
 
 /// The parameters that, with a seed and an attempt index, fix a puzzle.
@@ -520,6 +520,26 @@ pub struct SolveArgs {
     /// Read the puzzles from this column of a CSV file with a header row instead.
     #[arg(long, value_name = "NAME")]
     pub column: Option<String>,
+}
+
+/// Flags of `rate`.
+#[derive(Debug, Args)]
+pub struct RateArgs {
+    /// Where the puzzles are, as for `solve`.
+    #[command(flatten)]
+    pub puzzles: SolveArgs,
+    /// Threads rating at once; rows come out in input order, the same bytes for any count.
+    /// With more than one, rows are written a batch of puzzles at a time. [default: all
+    /// cores]
+    #[arg(long, value_name = "N")]
+    threads: Option<NonZeroUsize>,
+}
+
+impl RateArgs {
+    /// Threads to rate with.
+    pub fn threads(&self) -> usize {
+        threads_or_all(self.threads)
+    }
 }
 
 impl SolveArgs {

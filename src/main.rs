@@ -53,7 +53,11 @@ fn run(cli: Cli) -> Result<Exit> {
         }
         Command::Verify(args) => commands::verify(&args.file, args.provenance, args.quiet),
         Command::Solve(args) => commands::solve(args.file.as_deref(), &args.input()),
-        Command::Rate(args) => commands::rate(args.file.as_deref(), &args.input()),
+        Command::Rate(args) => commands::rate(
+            args.puzzles.file.as_deref(),
+            &args.puzzles.input(),
+            args.threads(),
+        ),
     }
 }
 

@@ -879,6 +879,51 @@ fn rate_grades_puzzles() {
     }
 }
 
+/// `rate` writes the same bytes on any number of threads: every row in input order, and on
+/// a puzzle it cannot rate or a line it cannot read, the rows before it and the same error.
+#[test]
+fn rate_gives_the_same_output_on_any_thread_count() {
+    let graded = fs::read_to_string(crate::util::shared_data("se_rated_qqwing.txt")).unwrap();
+    let puzzles: Vec<&str> = graded.lines().take(300).map(|l| &l[..81]).collect();
+    let clean = puzzles.join("\n").into_bytes();
+    // Line 200 has no single solution; line 250 is not UTF-8.
+    let mut ambiguous = puzzles.clone();
+    let empty = ".".repeat(81);
+    ambiguous[199] = &empty;
+    let ambiguous = ambiguous.join("\n").into_bytes();
+    let mut unreadable = puzzles[..249].join("\n").into_bytes();
+    unreadable.extend_from_slice(b"\n\xff\n");
+    unreadable.extend_from_slice(puzzles[250..].join("\n").as_bytes());
+    for (input, code, error) in [
+        (&clean, 0, None),
+        (
+            &ambiguous,
+            2,
+            Some("line 200: the puzzle has more than one solution"),
+        ),
+        (&unreadable, 2, Some("line 250: column 1: not UTF-8 text")),
+    ] {
+        let outputs: Vec<_> = ["1", "2", "3"]
+            .iter()
+            .map(|threads| {
+                bank()
+                    .args(["rate", "--threads", threads])
+                    .write_stdin(input.clone())
+                    .output()
+                    .unwrap()
+            })
+            .collect();
+        let rows = 1 + error.map_or(300, |e| if e.contains("200") { 199 } else { 249 });
+        for out in &outputs {
+            assert_eq!(out.status.code(), Some(code));
+            assert_eq!(out.stdout, outputs[0].stdout);
+            assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), rows);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(error.is_none_or(|e| stderr.contains(e)), "{stderr}");
+        }
+    }
+}
+
 #[test]
 fn difficulty_banks_keep_their_band() {
     let dir = tempfile::tempdir().unwrap();
