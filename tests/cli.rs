@@ -894,14 +894,21 @@ fn rate_gives_the_same_output_on_any_thread_count() {
     let mut unreadable = puzzles[..249].join("\n").into_bytes();
     unreadable.extend_from_slice(b"\n\xff\n");
     unreadable.extend_from_slice(puzzles[250..].join("\n").as_bytes());
-    for (input, code, error) in [
-        (&clean, 0, None),
+    // Each input, its exit code, the rows before its error (all when none) and the error.
+    for (input, code, rated, error) in [
+        (&clean, 0, 300, None),
         (
             &ambiguous,
             2,
+            199,
             Some("line 200: the puzzle has more than one solution"),
         ),
-        (&unreadable, 2, Some("line 250: column 1: not UTF-8 text")),
+        (
+            &unreadable,
+            2,
+            249,
+            Some("line 250: column 1: not UTF-8 text"),
+        ),
     ] {
         let outputs: Vec<_> = ["1", "2", "3"]
             .iter()
@@ -913,11 +920,14 @@ fn rate_gives_the_same_output_on_any_thread_count() {
                     .unwrap()
             })
             .collect();
-        let rows = 1 + error.map_or(300, |e| if e.contains("200") { 199 } else { 249 });
         for out in &outputs {
             assert_eq!(out.status.code(), Some(code));
             assert_eq!(out.stdout, outputs[0].stdout);
-            assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), rows);
+            // The header and a row per puzzle rated.
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout).lines().count(),
+                1 + rated
+            );
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert!(error.is_none_or(|e| stderr.contains(e)), "{stderr}");
         }
