@@ -532,8 +532,10 @@ fn eliminating_step<S: Shape>(
 ) -> Option<SeTechnique> {
     let techniques = eliminating::<S>();
     fruitless.update(logic);
+    let mut templates_due = false;
     for (k, &(technique, search)) in techniques.iter().enumerate() {
-        if k >= TEMPLATES_FROM && matches!(search, Search::ByDigit(_)) {
+        templates_due |= technique == TEMPLATES_FROM;
+        if templates_due && matches!(search, Search::ByDigit(_)) {
             fruitless.check_templates(logic);
         }
         let digits = fruitless.digits(k, search);
@@ -579,13 +581,13 @@ fn eliminating_step<S: Shape>(
     None
 }
 
-/// The first technique of [`eliminating`] before which a path checks digits against their
-/// templates ([`Fruitless::check_templates`]): Swordfish. The searches before it are cheap,
-/// and a step often ends at one of them. For the hard band on the 5,000 puzzles of
+/// The technique of [`eliminating`] from which on a path checks digits against their
+/// templates ([`Fruitless::check_templates`]). The searches before it are cheap, and a step
+/// often ends at one of them. For the hard band on the 5,000 puzzles of
 /// `generate --holes 55 --count 5000 --seed 9`, checking before Swordfish or X-Wing took
 /// 1,400M instructions, before skyscrapers 1,433M and before pointing 1,485M (1,766M
 /// without templates).
-const TEMPLATES_FROM: usize = 6;
+const TEMPLATES_FROM: SeTechnique = SeTechnique::Swordfish;
 
 /// Whether `search` offers any eliminations on `logic` (among `digits`, for a search by
 /// digit).
