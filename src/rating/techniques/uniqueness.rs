@@ -501,22 +501,30 @@ mod tests {
         )
         .unwrap();
         let mut logic = Logic::new(&grid).unwrap();
-        let candidates = "16 25 . 26 . . . 15 . \
-                          . 25 . . . 126 . 156 56 \
-                          . . 16 . . 16 . . . \
-                          . . 25 . 26 . . . 56 \
-                          . . 25 . . 26 . 56 . \
-                          . . . . . . . . . \
-                          . . . 26 26 . . . . \
-                          . . . . . . . . . \
-                          16 . 16 . . . . . .";
+        set_candidates(
+            &mut logic,
+            "16 25 . 26 . . . 15 . \
+             . 25 . . . 126 . 156 56 \
+             . . 16 . . 16 . . . \
+             . . 25 . 26 . . . 56 \
+             . . 25 . . 26 . 56 . \
+             . . . . . . . . . \
+             . . . 26 26 . . . . \
+             . . . . . . . . . \
+             16 . 16 . . . . . .",
+        );
+        logic
+    }
+
+    /// Gives each cell of `logic` the candidates `candidates` lists: nine cells a row, each
+    /// the digits it holds, `.` for none.
+    fn set_candidates(logic: &mut Logic<Nine>, candidates: &str) {
         for (cell, digits) in candidates.split_whitespace().enumerate() {
             logic.cand[cell] = digits
                 .bytes()
                 .filter(u8::is_ascii_digit)
                 .fold(0, |m, d| m | 1 << (d - b'1'));
         }
-        logic
     }
 
     #[test]
@@ -531,6 +539,33 @@ mod tests {
         for kind in [Bug::One, Bug::Two, Bug::Three(3)] {
             assert_eq!(offer(kind), vec![]);
         }
+    }
+
+    #[test]
+    fn type_3_graves_need_the_other_cells_to_hold_the_whole_set() {
+        // Without the extras 5 (cell 0) and 7 (cell 3), every open cell holds two digits,
+        // each in two places of each unit. In row 1, the extras and cells 1 and 4 (7 and 8)
+        // hold three digits, 5, 7 and 8, and the extras and cells 7 and 8 (5 and 9) three
+        // digits too; but cells 1 and 4 lack 5, and cells 7 and 8 lack 7, so SE sees no
+        // naked triple in either (the first would take 5 from cells 7 and 8).
+        let mut logic = Logic::new(&Grid::<Nine>::empty()).unwrap();
+        set_candidates(
+            &mut logic,
+            "125 78 . 237 78 . 13 59 59 \
+             12 78 . 23 78 . 13 . . \
+             . . . . . . . . . \
+             . . . . . . . 59 59 \
+             . . . . . . . . . \
+             . . . . . . . . . \
+             . . . . . . . . . \
+             . . . . . . . . . \
+             . . . . . . . . .",
+        );
+        let offer = |kind| first_offer(&logic, |l, f| bug(l, kind, f));
+        assert_eq!(offer(Bug::Three(3)), vec![]);
+        // Cells 1, 4 and 7 hold 5, 7, 8 and 9 between them, which the extras add nothing to:
+        // a naked quad with the grave, and cell 8 loses 5 and 9.
+        assert_eq!(offer(Bug::Three(4)), vec![(8, 0b1_0001_0000)]);
     }
 
     /// What the type 3 search rated `tenths` offers first on the grid of
