@@ -44,17 +44,17 @@ pub(super) fn covering_subsets(
 pub(super) fn naked_subset<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
     for unit in 0..S::UNITS {
         let cells = S::unit(unit);
-        let open = (0..S::N)
-            .filter(|&p| logic.value[cells[p] as usize] == 0)
-            .fold(0u32, |m, p| m | 1 << p);
+        let open = (0..S::N).fold(0u32, |m, p| {
+            m | u32::from(logic.value[cells[p] as usize] == 0) << p
+        });
         if open.count_ones() <= k {
             continue;
         }
         // Only cells with at most k candidates can be among the k: the subsets of those
         // come in the same order as among all open cells, so the first found is the same.
-        let small = (0..S::N)
-            .filter(|&p| open >> p & 1 != 0 && logic.cand[cells[p] as usize].count_ones() <= k)
-            .fold(0u32, |m, p| m | 1 << p);
+        let small = (0..S::N).fold(open, |m, p| {
+            m & !(u32::from(logic.cand[cells[p] as usize].count_ones() > k) << p)
+        });
         let mut cands = [0u32; 32];
         for (p, &cell) in cells.iter().enumerate() {
             cands[p] = logic.cand[cell as usize];
@@ -93,9 +93,9 @@ pub(in crate::rating) fn hidden_subset<S: Shape>(
         let table = logic.unit_places(unit);
         // Only digits with at most k places can be among the k (the same order argument
         // as for naked subsets).
-        let few = (0..S::N as u32)
-            .filter(|&d| missing >> d & 1 != 0 && table[d as usize].count_ones() <= k)
-            .fold(0u32, |m, d| m | 1 << d);
+        let few = (0..S::N).fold(missing, |m, d| {
+            m & !(u32::from(table[d].count_ones() > k) << d)
+        });
         let done = covering_subsets(few, k, &table, &mut |digits, places| {
             let mut removal = S::cells(0u32);
             let mut any = false;
