@@ -643,12 +643,11 @@ impl Fruitless {
     /// Forgets, for every technique, the digits whose candidates changed since the last
     /// update.
     fn update<S: Shape>(&mut self, logic: &Logic<S>) {
+        // Every digit of every cell, without a branch on how many a cell holds.
         let mut counts = [0u16; 32];
         for &cand in logic.cand.as_ref() {
-            let mut cand = cand;
-            while cand != 0 {
-                counts[cand.trailing_zeros() as usize] += 1;
-                cand &= cand - 1;
+            for (d, count) in counts.iter_mut().enumerate().take(S::N) {
+                *count += (cand >> d & 1) as u16;
             }
         }
         debug_assert!(
