@@ -17,16 +17,29 @@ pub(super) fn wing<S: Shape>(logic: &Logic<S>, xyz: bool, found: &mut Found<'_, 
             continue;
         }
         let peers = S::peers(pivot);
+        // The peers holding two digits, and those of them that share one digit with the
+        // pivot (an XY-Wing) or two (an XYZ-Wing), by peer index, found without a branch
+        // each: which peers qualify follows the grid.
+        let shared = if xyz { 2 } else { 1 };
+        let (mut bivalue, mut first) = (0u64, 0u64);
         for (i, &a) in peers.iter().enumerate() {
-            let a = a as usize;
+            let ca = logic.cand[a as usize];
+            let two = u64::from(ca.count_ones() == 2);
+            bivalue |= two << i;
+            first |= (two & u64::from((ca & p).count_ones() == shared)) << i;
+        }
+        while first != 0 {
+            let i = first.trailing_zeros();
+            first &= first - 1;
+            let a = peers[i as usize] as usize;
             let ca = logic.cand[a];
-            if ca.count_ones() != 2 || (ca & p).count_ones() != if xyz { 2 } else { 1 } {
-                continue;
-            }
-            for &b in &peers[i + 1..] {
-                let b = b as usize;
+            // The bivalue peers after `a`.
+            let mut second = bivalue & !(2u64 << i).wrapping_sub(1);
+            while second != 0 {
+                let b = peers[second.trailing_zeros() as usize] as usize;
+                second &= second - 1;
                 let cb = logic.cand[b];
-                if cb.count_ones() != 2 || cb == ca {
+                if cb == ca {
                     continue;
                 }
                 let z = ca & cb;
