@@ -15,8 +15,8 @@
 //!   from the grid form an unavoidable set — a puzzle with no clue in it has both solutions.
 //!   The dig remembers the last [`REMEMBERED_SETS`] of them, starting with the grid's small
 //!   sets on two rows of a band or two columns of a stack (`a b / b a`, `a b c / b c a`, up
-//!   to four columns), and a removal that would leave one without a clue fails without a
-//!   search.
+//!   to four columns) and, on 9×9, those of two digits on three or four rows, and a removal
+//!   that would leave one without a clue fails without a search.
 //!
 //! A search may be given a budget of branches ([`Shape::REMOVAL_BUDGET`]): a clue whose
 //! search runs out of it stays, as if the removal had failed, and nothing is remembered. The
