@@ -7,10 +7,10 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::config::{Generation, Holes};
-use crate::digger::Digger;
+use crate::digger::{Digger, Step};
 use crate::generator;
 use crate::grid::Grid;
-use crate::rating::{Band, rate_in};
+use crate::rating::{Band, Fit, fit, rate_in};
 use crate::rng::{AttemptRng, attempt_choice, attempt_rng};
 use crate::shape::Shape;
 use crate::solver::{Engine, Solver};
@@ -212,7 +212,10 @@ impl<S: Shape> Generator<S> {
     /// when none was). One outside the band walks by swaps ([`Digger::walk`], up to
     /// [`SWAPS_TO_BAND`]) to the first puzzle with as many holes that falls in it, rating
     /// every [`RATE_EVERY`]th: neighbours fall in the band less often than fresh digs do,
-    /// but a swap costs one search where a dig costs some twenty.
+    /// but a swap costs one search where a dig costs some twenty. From a puzzle rated above
+    /// a band past the placements, the walk goes back to the last one it rated below (or
+    /// the dug one): telling such a puzzle apart takes a search of every technique up to
+    /// the band's top, and its neighbours are often above the band too.
     fn keep(
         &mut self,
         puzzle: Grid<S>,
@@ -221,9 +224,11 @@ impl<S: Shape> Generator<S> {
         work: &mut Work,
     ) -> Option<Puzzle<S>> {
         let made = Self::accept(self.difficulty, puzzle, solution, Symmetry::None);
-        let band = self.difficulty;
+        let Some(band) = self.difficulty else {
+            return made;
+        };
         // (A swap can leave a minimal puzzle a clue it does not need.)
-        if made.is_some() || band.is_none() || self.holes == Holes::Minimal {
+        if made.is_some() || self.holes == Holes::Minimal {
             return made;
         }
         let mut reached = 0;
@@ -236,9 +241,19 @@ impl<S: Shape> Generator<S> {
             &mut work.uniqueness_tests,
             &mut |puzzle| {
                 reached += 1;
-                (reached % RATE_EVERY == 0)
-                    .then(|| Self::accept(band, *puzzle, solution, Symmetry::None))
-                    .flatten()
+                if reached % RATE_EVERY != 0 {
+                    return Step::Pass;
+                }
+                match fit(puzzle, band) {
+                    Fit::In(tenths) => Step::Take(Puzzle {
+                        puzzle: *puzzle,
+                        solution,
+                        symmetry: Symmetry::None,
+                        rating: Some(tenths),
+                    }),
+                    Fit::Above if !band.placements_only() => Step::Back,
+                    Fit::Below | Fit::Above | Fit::Unsolvable => Step::Base,
+                }
             },
         )
     }

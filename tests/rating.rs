@@ -279,10 +279,11 @@ fn ratings_are_the_stepwise_paths() {
 
 /// Bands take SE's path in bulk past the placements: all the eliminations the easiest
 /// technique finds at once, up to XYZ-Wing. The rating is SE's on every set, finished or
-/// not, with and without a cap.
+/// not, with and without a cap, and a puzzle outside a band falls on the side its rating
+/// says.
 #[test]
 fn bulk_ratings_are_the_raters() {
-    use sudoku_bank::rating::{Band, rate_in};
+    use sudoku_bank::rating::{Band, Fit, fit, rate_in};
     /// How many were rated up to 2.5, from 2.6 to 4.4 (where bulk steps are taken), and
     /// above (or unfinished).
     fn check<S: sudoku_bank::Shape>(puzzles: &[Grid<S>]) -> [usize; 3] {
@@ -301,6 +302,18 @@ fn bulk_ratings_are_the_raters() {
             assert_eq!(rate_in(puzzle, all), Some(tenths), "{puzzle}");
             let expected = capped.admits(&rating).then_some(tenths);
             assert_eq!(rate_in(puzzle, capped), expected, "{puzzle} up to 4.4");
+            for (min_tenths, max_tenths) in [(15, 24), (25, 49), (30, 44)] {
+                let band = Band {
+                    min_tenths,
+                    max_tenths,
+                };
+                let side = match tenths {
+                    t if t < min_tenths => Fit::Below,
+                    t if t > max_tenths => Fit::Above,
+                    t => Fit::In(t),
+                };
+                assert_eq!(fit(puzzle, band), side, "{puzzle} in {band}");
+            }
             seen[(tenths > 25) as usize + (tenths > 44) as usize] += 1;
         }
         seen

@@ -37,6 +37,8 @@
 //! swap fails, the walk swaps the same clue again: the second solution it found is an
 //! unavoidable set that clue alone held, so the next cell put back is one every such set
 //! known needs, and the swap stands more often than one of a fresh clue.
+//! The caller may also send the walk back to the last puzzle it marked as a base ([`Step`]),
+//! away from a region it does not want.
 
 mod places;
 mod sets;
@@ -58,6 +60,20 @@ pub const REMEMBERED_SETS: usize = 512;
 
 /// Swaps a dig may try for each hole that top-down digging left short of the target.
 pub const SWAPS_PER_MISSING_HOLE: usize = 1000;
+
+/// What a walk does after reaching a puzzle ([`Digger::walk`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step<T> {
+    /// Stops with `T`: the puzzle is wanted.
+    Take(T),
+    /// Walks on from this puzzle, which becomes the one a [`Step::Back`] returns to.
+    Base,
+    /// Walks on from this puzzle.
+    Pass,
+    /// Walks on from the last [`Step::Base`] puzzle (the first puzzle if none), not from
+    /// this one.
+    Back,
+}
 
 /// What came of a swap ([`Digger::swap`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -406,9 +422,9 @@ impl<S: Shape> Digger<S> {
 
     /// Walks from `puzzle`, dug from `solution` and unique, by up to `swaps` swaps of one
     /// clue for another (those of the search by swaps, see the module docs), all drawn from
-    /// `rng`, until `wanted` takes one of the puzzles it reaches: the hole count stays the
-    /// same, and every puzzle on the way has exactly one solution. Returns what `wanted`
-    /// gave, or `None`.
+    /// `rng`, until `wanted` takes one of the puzzles it reaches ([`Step::Take`]), or sends
+    /// it back to an earlier one ([`Step::Back`]): the hole count stays the same, and every
+    /// puzzle on the way has exactly one solution. Returns what `wanted` took, or `None`.
     #[allow(clippy::too_many_arguments)]
     pub fn walk<E: Engine<S>, R: RngCore, T>(
         &mut self,
@@ -418,7 +434,7 @@ impl<S: Shape> Digger<S> {
         swaps: usize,
         rng: &mut R,
         tests: &mut u64,
-        wanted: &mut impl FnMut(&Grid<S>) -> Option<T>,
+        wanted: &mut impl FnMut(&Grid<S>) -> Step<T>,
     ) -> Option<T> {
         // Sets remembered from digging this grid still hold; those of another grid do not.
         if self.grid != *solution {
@@ -444,6 +460,8 @@ impl<S: Shape> Digger<S> {
         // The clue to swap again: a refuted swap of it found a second solution, whose set
         // it alone held, so its next swap puts back a cell that set needs too.
         let mut again = None;
+        // Where a `Step::Back` returns to.
+        let mut base = dug;
         for _ in 0..swaps {
             if dug.clues.is_empty() {
                 return None;
@@ -452,11 +470,12 @@ impl<S: Shape> Digger<S> {
                 .take()
                 .unwrap_or_else(|| dug.clues.pick(job.rng, Self::WORDS));
             match self.swap(&mut job, &mut dug, x) {
-                Swap::Kept => {
-                    if let Some(found) = wanted(&dug.puzzle) {
-                        return Some(found);
-                    }
-                }
+                Swap::Kept => match wanted(&dug.puzzle) {
+                    Step::Take(found) => return Some(found),
+                    Step::Base => base = dug,
+                    Step::Pass => {}
+                    Step::Back => dug = base,
+                },
                 Swap::Refuted => again = Some(x),
                 Swap::Declined => {}
             }
@@ -757,10 +776,32 @@ mod tests {
                     assert_eq!(reference.solution(), solution);
                     moved += (*puzzle != start) as usize;
                     seen += 1;
-                    (seen == 5).then_some(*puzzle)
+                    if seen == 5 {
+                        Step::Take(*puzzle)
+                    } else {
+                        Step::Pass
+                    }
                 },
             );
             assert!(stopped.is_none() || seen == 5);
+            // Sent back every time, a walk never gets further than one swap from its start:
+            // one clue moved.
+            let mut back = 0;
+            digger.walk(
+                &mut solver,
+                &solution,
+                &start,
+                20,
+                &mut rng,
+                &mut tests,
+                &mut |puzzle| {
+                    let moved = (0..S::CELLS).filter(|&c| puzzle.get(c) != start.get(c));
+                    assert_eq!(moved.count(), 2);
+                    back += 1;
+                    Step::<()>::Back
+                },
+            );
+            assert!(back > 0, "no swap kept");
         }
         assert!(moved > 0, "no walk moved");
     }

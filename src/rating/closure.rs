@@ -47,16 +47,26 @@ pub(super) fn placement_rating_from<S: Shape>(
     cap: u32,
     floor: u32,
 ) -> Option<Rating> {
-    let mut logic = Logic::new(puzzle).ok()?;
-    let closure = place_closure(&mut logic, cap, floor).ok()?;
+    placement_fill(puzzle, cap, floor).ok().flatten()
+}
+
+/// [`placement_rating_from`], telling a puzzle the placements leave unfilled (`Ok(None)`)
+/// from one with no solution (an error).
+pub(super) fn placement_fill<S: Shape>(
+    puzzle: &Grid<S>,
+    cap: u32,
+    floor: u32,
+) -> Result<Option<Rating>, Unsolvable> {
+    let mut logic = Logic::new(puzzle)?;
+    let closure = place_closure(&mut logic, cap, floor)?;
     // Every placement takes a digit its cell still has as a candidate, so no unit gets a
     // digit twice: a filled grid is a solution.
     debug_assert!(!logic.is_solved() || logic.grid().is_solution());
-    logic.is_solved().then_some(Rating {
+    Ok(logic.is_solved().then_some(Rating {
         hardest: closure.hardest,
         steps: puzzle.holes() as u32,
         finished: true,
-    })
+    }))
 }
 
 /// How [`place_closure`] ended.

@@ -281,6 +281,13 @@ impl Band {
     pub fn admits(&self, rating: &Rating) -> bool {
         (self.min_tenths..=self.max_tenths).contains(&rating.reported_tenths())
     }
+
+    /// True when the band ends at 2.5 or below: the techniques that only place digits rate
+    /// every puzzle in it ([`placement_rating`]), and tell every other puzzle apart as above
+    /// it, where the other bands need the step-by-step search.
+    pub fn placements_only(&self) -> bool {
+        self.max_tenths <= SeTechnique::DirectHiddenTriple.tenths()
+    }
 }
 
 impl fmt::Display for Band {
@@ -460,23 +467,53 @@ pub fn rate_stepwise<S: Shape>(puzzle: &Grid<S>) -> Result<Rating, Unsolvable> {
 /// sets.)
 /// Placements rated below the band are not told apart.
 pub fn rate_in<S: Shape>(puzzle: &Grid<S>, band: Band) -> Option<u32> {
-    if band.max_tenths <= SeTechnique::DirectHiddenTriple.tenths() {
-        return closure::placement_rating_from(puzzle, band.max_tenths, band.min_tenths)
-            .filter(|r| band.admits(r))
-            .map(|r| r.reported_tenths());
+    match fit(puzzle, band) {
+        Fit::In(tenths) => Some(tenths),
+        Fit::Below | Fit::Above | Fit::Unsolvable => None,
     }
-    // A band that ends below 5.0 looks for no step above it: a puzzle that needs one is out
-    // of the band, and so is one that no technique finishes (rated 5.0 or more). A band that
-    // reaches 5.0 needs the full search, to tell those apart.
-    let cap = if band.max_tenths < UNFINISHED_TENTHS {
-        band.max_tenths
+}
+
+/// Where a puzzle falls against a band ([`fit`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fit {
+    /// Rated below the band.
+    Below,
+    /// In the band, rated this many tenths.
+    In(u32),
+    /// Rated above the band (as is a puzzle with no solution that no step contradicts).
+    Above,
+    /// A step found that the puzzle has no solution.
+    Unsolvable,
+}
+
+/// [`rate_in`], telling which side of the band a puzzle outside it falls on, at the same cost.
+pub fn fit<S: Shape>(puzzle: &Grid<S>, band: Band) -> Fit {
+    let rating = if band.placements_only() {
+        match closure::placement_fill(puzzle, band.max_tenths, band.min_tenths) {
+            Ok(Some(rating)) => rating,
+            // The placements up to the band's top leave cells open.
+            Ok(None) => return Fit::Above,
+            Err(Unsolvable) => return Fit::Unsolvable,
+        }
     } else {
-        u32::MAX
+        // A band that ends below 5.0 looks for no step above it: a puzzle that needs one is
+        // out of the band, and so is one that no technique finishes (rated 5.0 or more). A
+        // band that reaches 5.0 needs the full search, to tell those apart.
+        let cap = if band.max_tenths < UNFINISHED_TENTHS {
+            band.max_tenths
+        } else {
+            u32::MAX
+        };
+        match rate_up_to(puzzle, cap, band.min_tenths, Path::Bulk) {
+            Ok(rating) => rating,
+            Err(Unsolvable) => return Fit::Unsolvable,
+        }
     };
-    rate_up_to(puzzle, cap, band.min_tenths, Path::Bulk)
-        .ok()
-        .filter(|r| band.admits(r))
-        .map(|r| r.reported_tenths())
+    match rating.reported_tenths() {
+        tenths if tenths < band.min_tenths => Fit::Below,
+        tenths if tenths > band.max_tenths => Fit::Above,
+        tenths => Fit::In(tenths),
+    }
 }
 
 /// Takes the easiest step of the SE scale that applies among those that only place digits
