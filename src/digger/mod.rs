@@ -15,8 +15,8 @@
 //!   from the grid form an unavoidable set — a puzzle with no clue in it has both solutions.
 //!   The dig remembers the last [`REMEMBERED_SETS`] of them, starting with the grid's small
 //!   sets on two rows of a band or two columns of a stack (`a b / b a`, `a b c / b c a`, up
-//!   to four columns) and, on 9×9, those of two digits on three or four rows, and a removal
-//!   that would leave one without a clue fails without a search.
+//!   to four columns) and, on 9×9 digs to 54 holes or more, those of two digits on three or
+//!   four rows, and a removal that would leave one without a clue fails without a search.
 //!
 //! A search may be given a budget of branches ([`Shape::REMOVAL_BUDGET`]): a clue whose
 //! search runs out of it stays, as if the removal had failed, and nothing is remembered. The
@@ -175,7 +175,7 @@ impl<S: Shape> Digger<S> {
         tests: &mut u64,
         stop: &AtomicBool,
     ) -> Option<Grid<S>> {
-        self.forget(solution);
+        self.forget(solution, holes);
         self.dig_job(&mut Job {
             solver,
             solution,
@@ -206,7 +206,7 @@ impl<S: Shape> Digger<S> {
         rng: &mut R,
         tests: &mut u64,
     ) -> Grid<S> {
-        self.forget(solution);
+        self.forget(solution, S::CELLS);
         let mut job = Job {
             solver,
             solution,
@@ -438,7 +438,7 @@ impl<S: Shape> Digger<S> {
     ) -> Option<T> {
         // Sets remembered from digging this grid still hold; those of another grid do not.
         if self.grid != *solution {
-            self.forget(solution);
+            self.forget(solution, puzzle.holes());
         }
         let mut dug = Dug {
             puzzle: *puzzle,
@@ -658,7 +658,7 @@ mod tests {
             let mut rng = attempt_rng(6, index);
             let (solution, _) = fill(&mut solver, &mut rng);
             let mut dig = |budget| {
-                digger.forget(&solution);
+                digger.forget(&solution, holes);
                 digger.dig_job(&mut Job {
                     solver: &mut solver,
                     solution: &solution,

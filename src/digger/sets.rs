@@ -16,11 +16,13 @@ use crate::solver::CELL_WORDS;
 /// 9×9 digs at 55 holes about 5% faster than rectangles alone; longer ones, nothing more.
 const TWO_LINE_CYCLES: usize = 4;
 
-/// The most rows a two-digit unavoidable set remembered before a dig spans: 4 on 9×9,
-/// where these sets spare about one removal test in sixteen (sets of up to 3 or 5 rows spared
-/// fewer instructions in all); none on other sizes, whose digs they made slower.
-const fn two_digit_rows<S: Shape>() -> usize {
-    if S::BOX == 3 { 4 } else { 0 }
+/// The most rows a two-digit unavoidable set remembered before a dig to `holes` holes
+/// spans: 4 on 9×9 from 54 holes on, where these sets spare about one removal test in
+/// sixteen (sets of up to 3 or 5 rows spared fewer instructions in all); none on other sizes
+/// and shallower digs, where building them cost more than the searches they spared (level at
+/// 53 holes).
+const fn two_digit_rows<S: Shape>(holes: usize) -> usize {
+    if S::BOX == 3 && holes >= 54 { 4 } else { 0 }
 }
 
 /// 64-bit words in a [`CellSet`]: room for the 625 cells of 25×25.
@@ -107,13 +109,13 @@ impl CellSet {
 }
 
 impl<S: Shape> Digger<S> {
-    /// Forgets the remembered sets, to dig `solution`, and remembers its small unavoidable
-    /// sets on two lines and, on 9×9, of two digits instead.
-    pub(super) fn forget(&mut self, solution: &Grid<S>) {
+    /// Forgets the remembered sets, to dig `solution` to `holes` holes, and remembers its
+    /// small unavoidable sets on two lines and, for deep 9×9 digs, of two digits instead.
+    pub(super) fn forget(&mut self, solution: &Grid<S>, holes: usize) {
         self.found = 0;
         self.grid = *solution;
         self.remember_two_line_sets(solution, TWO_LINE_CYCLES);
-        self.remember_two_digit_sets(solution, two_digit_rows::<S>());
+        self.remember_two_digit_sets(solution, two_digit_rows::<S>(holes));
     }
 
     /// Remembers the unavoidable sets of two digits on three rows or more (those on two rows
@@ -288,10 +290,10 @@ mod tests {
         let (mut found, mut two_digit) = (0, 0);
         for index in 0..grids {
             let (solution, _) = fill(&mut solver, &mut attempt_rng(6, index));
-            digger.forget(&solution);
+            digger.forget(&solution, S::CELLS);
             for set in digger.remembered() {
                 let cells: Vec<usize> = (0..S::CELLS).filter(|&c| set.contains(c)).collect();
-                let longest = TWO_LINE_CYCLES.max(two_digit_rows::<S>());
+                let longest = TWO_LINE_CYCLES.max(two_digit_rows::<S>(S::CELLS));
                 assert!((4..=2 * longest).contains(&cells.len()));
                 let mut rows: Vec<usize> = cells.iter().map(|&c| c / S::N).collect();
                 rows.dedup();
