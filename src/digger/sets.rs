@@ -1,7 +1,7 @@
 //! Unavoidable sets: cells of a grid that some other grid fills with the same digits in
 //! another arrangement, so that a puzzle needs a clue among them. A dig remembers those its
-//! searches reveal and, before it starts, small ones on two lines (and on 9×9, of two
-//! digits), and settles removals and swaps with them without a search.
+//! searches reveal and, before it starts, small ones on two lines (and for deep 9×9 digs,
+//! of two digits), and settles removals and swaps with them without a search.
 
 use rand::RngCore;
 
@@ -283,14 +283,15 @@ mod tests {
     use crate::solver::{Engine, Solver};
     /// Every set remembered for a grid before a dig is unavoidable: swapping its digits
     /// within it, between its two lines or its two digits, gives another solution. Returns
-    /// how many sets there were, and how many of them held two digits on three rows or more.
-    fn remembered_sets<S: Shape>(grids: u64) -> (usize, usize) {
+    /// how many sets there were, and how many of them held two digits on three rows or more,
+    /// for digs to `holes` holes.
+    fn remembered_sets<S: Shape>(grids: u64, holes: usize) -> (usize, usize) {
         let mut solver = Solver::<S>::new();
         let mut digger = Digger::<S>::new();
         let (mut found, mut two_digit) = (0, 0);
         for index in 0..grids {
             let (solution, _) = fill(&mut solver, &mut attempt_rng(6, index));
-            digger.forget(&solution, S::CELLS);
+            digger.forget(&solution, holes);
             for set in digger.remembered() {
                 let cells: Vec<usize> = (0..S::CELLS).filter(|&c| set.contains(c)).collect();
                 let longest = TWO_LINE_CYCLES.max(two_digit_rows::<S>(S::CELLS));
@@ -334,13 +335,14 @@ mod tests {
 
     #[test]
     fn remembered_sets_are_unavoidable() {
-        let (found, two_digit) = remembered_sets::<Nine>(50);
+        let (found, two_digit) = remembered_sets::<Nine>(50, 55);
         assert!(
             found > 50 && two_digit > 50,
             "{found} sets, {two_digit} of two digits"
         );
-        // Other sizes remember two-line sets alone.
-        assert!(matches!(remembered_sets::<Sixteen>(5), (found, 0) if found > 5));
-        assert_eq!(remembered_sets::<Four>(20).1, 0);
+        // Shallower digs and other sizes remember two-line sets alone.
+        assert!(matches!(remembered_sets::<Nine>(20, 53), (found, 0) if found > 20));
+        assert!(matches!(remembered_sets::<Sixteen>(5, 200), (found, 0) if found > 5));
+        assert_eq!(remembered_sets::<Four>(20, 12).1, 0);
     }
 }
