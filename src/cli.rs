@@ -8,12 +8,13 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::bank::tenths_text;
 use crate::commands::{BenchConfig, FileTask, Length, MergeConfig, SolveInput, SolverBench};
 use crate::config::{
     Continue, Dedup, GenerateConfig, Generation, Given, Holes, Job, Mode, Output, Report, Shard,
 };
 use crate::error::ConfigError;
-use crate::rating::{Band, Level};
+use crate::rating::{Band, HIGHEST_TENTHS, Level};
 use crate::shape::Size;
 use crate::symmetry::Symmetry;
 
@@ -88,7 +89,8 @@ pub struct GenerationArgs {
     /// banks come fastest at about 55.
     #[arg(long, value_name = "LEVEL", conflicts_with_all = ["min_rating", "max_rating"])]
     pub difficulty: Option<Level>,
-    /// Keep only puzzles rated at least this on the SE scale (e.g. 2.6).
+    /// Keep only puzzles rated at least this on the SE scale (e.g. 2.6). At most 6.4, the
+    /// highest rating `rate` gives: it lacks SE's chains and forcing chains.
     #[arg(long, value_name = "R", value_parser = parse_rating)]
     pub min_rating: Option<u32>,
     /// Keep only puzzles rated at most this on the SE scale (e.g. 4.4).
@@ -109,6 +111,12 @@ impl GenerationArgs {
                 };
                 if band.min_tenths > band.max_tenths {
                     return Err(ConfigError::EmptyBand);
+                }
+                if band.min_tenths > HIGHEST_TENTHS {
+                    return Err(ConfigError::BandAboveRater {
+                        min: tenths_text(band.min_tenths),
+                        highest: tenths_text(HIGHEST_TENTHS),
+                    });
                 }
                 Some(band)
             }

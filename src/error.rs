@@ -72,6 +72,16 @@ pub enum ConfigError {
     /// `--min-rating` above `--max-rating`.
     #[error("--min-rating is above --max-rating: no puzzle can be kept")]
     EmptyBand,
+    /// `--min-rating` above the highest rating the rater gives.
+    #[error(
+        "--min-rating {min} is above {highest}, the highest rating `rate` gives (SE's chains and forcing chains, rated above it, are not among its techniques): no puzzle can be kept"
+    )]
+    BandAboveRater {
+        /// The lowest rating asked for.
+        min: String,
+        /// The highest rating the rater gives.
+        highest: String,
+    },
     /// `--count 0`.
     #[error("--count must be at least 1")]
     ZeroCount,

@@ -1034,6 +1034,7 @@ fn difficulty_banks_keep_their_band() {
             vec!["--min-rating", "3", "--max-rating", "2"],
             "--min-rating is above",
         ),
+        (vec!["--min-rating", "6.5"], "above 6.4, the highest rating"),
         (vec!["--difficulty", "tricky"], "not a level"),
     ] {
         bank()

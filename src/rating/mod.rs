@@ -303,6 +303,11 @@ impl fmt::Display for Band {
 /// The rating reported for a puzzle the techniques do not finish, at least: 5.0.
 const UNFINISHED_TENTHS: u32 = 50;
 
+/// The highest rating the rater gives, in tenths: 6.4, a VWXYZ-Wing with a cell of three.
+/// SE rates its chains and forcing chains, which this rater lacks, 6.5 and up, so a band
+/// that starts above this keeps no puzzle.
+pub const HIGHEST_TENTHS: u32 = 64;
+
 /// A rated puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rating {
@@ -739,6 +744,15 @@ impl Fruitless {
 mod tests {
     use super::*;
     use crate::shape::Nine;
+
+    #[test]
+    fn the_highest_rating_is_the_hardest_techniques() {
+        let hardest = techniques::eliminating::<Nine>()
+            .iter()
+            .map(|(technique, _)| technique.tenths())
+            .max();
+        assert_eq!(hardest, Some(HIGHEST_TENTHS));
+    }
 
     /// Diabolical puzzles (from `sudoku_exchange_diabolical.txt` and `se_rated_qqwing.txt` in
     /// the shared data) whose paths take each chain of three strong links and WXYZ-Wing.
