@@ -14,7 +14,7 @@ use crate::config::{
     Continue, Dedup, GenerateConfig, Generation, Given, Holes, Job, Mode, Output, Report, Shard,
 };
 use crate::error::ConfigError;
-use crate::rating::{Band, HIGHEST_TENTHS, Level};
+use crate::rating::{Band, HIGHEST_TENTHS, Level, SeTechnique};
 use crate::shape::Size;
 use crate::symmetry::Symmetry;
 
@@ -93,7 +93,8 @@ pub struct GenerationArgs {
     /// highest rating `rate` gives: it lacks SE's chains and forcing chains.
     #[arg(long, value_name = "R", value_parser = parse_rating)]
     pub min_rating: Option<u32>,
-    /// Keep only puzzles rated at most this on the SE scale (e.g. 4.4).
+    /// Keep only puzzles rated at most this on the SE scale (e.g. 4.4). At least 1.0 (a full
+    /// house) for puzzles with holes; complete grids rate 0.0.
     #[arg(long, value_name = "R", value_parser = parse_rating)]
     pub max_rating: Option<u32>,
 }
@@ -128,11 +129,21 @@ impl GenerationArgs {
         if band.is_some() && self.holes == Some(Holes::Minimal) {
             return Err(ConfigError::BandNeedsExactHoles);
         }
-        Ok(
-            Generation::new(self.size.unwrap_or(Size::Nine), self.holes)?
-                .with_symmetry(self.symmetry.unwrap_or_default())?
-                .with_difficulty(band),
-        )
+        let generation = Generation::new(self.size.unwrap_or(Size::Nine), self.holes)?;
+        // A puzzle with a hole needs a step: a full house (1.0) at least.
+        let lowest = SeTechnique::FullHouse.tenths();
+        if let Some(band) = band
+            && band.max_tenths < lowest
+            && generation.holes != Holes::Exact(0)
+        {
+            return Err(ConfigError::BandBelowRater {
+                max: tenths_text(band.max_tenths),
+                lowest: tenths_text(lowest),
+            });
+        }
+        Ok(generation
+            .with_symmetry(self.symmetry.unwrap_or_default())?
+            .with_difficulty(band))
     }
 }
 

@@ -82,6 +82,16 @@ pub enum ConfigError {
         /// The highest rating the rater gives.
         highest: String,
     },
+    /// `--max-rating` below the lowest rating of a puzzle with holes.
+    #[error(
+        "--max-rating {max} is below {lowest}, the lowest rating of a puzzle with holes (a full house): no puzzle can be kept"
+    )]
+    BandBelowRater {
+        /// The highest rating asked for.
+        max: String,
+        /// The lowest rating of a puzzle with holes.
+        lowest: String,
+    },
     /// `--count 0`.
     #[error("--count must be at least 1")]
     ZeroCount,

@@ -1035,6 +1035,7 @@ fn difficulty_banks_keep_their_band() {
             "--min-rating is above",
         ),
         (vec!["--min-rating", "6.5"], "above 6.4, the highest rating"),
+        (vec!["--max-rating", "0.9"], "below 1.0, the lowest rating"),
         (vec!["--difficulty", "tricky"], "not a level"),
     ] {
         bank()
