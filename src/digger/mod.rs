@@ -17,6 +17,9 @@
 //!   sets on two rows of a band or two columns of a stack (`a b / b a`, `a b c / b c a`, up
 //!   to four columns) and, on 9×9 digs to 54 holes or more, those of two digits on three or
 //!   four rows, and a removal that would leave one without a clue fails without a search.
+//!   A set a top-down search reveals holds the clue that stayed and no other, so it serves
+//!   the swaps below and never a later top-down test: a minimal dig, which takes no swap,
+//!   does not keep them.
 //!
 //! A search may be given a budget of branches ([`Shape::REMOVAL_BUDGET`]): a clue whose
 //! search runs out of it stays, as if the removal had failed, and nothing is remembered. The
@@ -113,6 +116,10 @@ struct Job<'a, S: Shape, E, R> {
     tests: &'a mut u64,
     /// Branches a removal test may take; a clue whose test runs out of them stays.
     budget: u64,
+    /// Whether removal tests remember the unavoidable sets their second solutions reveal.
+    /// Such a set holds the clue that stayed, and no other clue, so no later top-down test
+    /// can use it: only swaps can, and a minimal dig takes none.
+    remembers: bool,
     /// Set from outside to end a long search by swaps early (the dig then misses).
     stop: &'a AtomicBool,
 }
@@ -183,6 +190,7 @@ impl<S: Shape> Digger<S> {
             rng,
             tests,
             budget: S::REMOVAL_BUDGET,
+            remembers: true,
             stop,
         })
     }
@@ -197,7 +205,7 @@ impl<S: Shape> Digger<S> {
     }
 
     /// Digs `solution` until no clue can go: a minimal puzzle, with exactly one solution.
-    /// Its searches have no budget. Where [`Shape::REMOVAL_BUDGET`] is unbounded too, it is
+    /// Its searches have no budget, and remember no unavoidable set. Where [`Shape::REMOVAL_BUDGET`] is unbounded too, it is
     /// the puzzle [`Digger::dig`] gives from the same stream for a target of its holes.
     pub fn dig_minimal<E: Engine<S>, R: RngCore>(
         &mut self,
@@ -214,6 +222,7 @@ impl<S: Shape> Digger<S> {
             rng,
             tests,
             budget: u64::MAX,
+            remembers: false,
             stop: &AtomicBool::new(false),
         };
         self.top_down(&mut job).puzzle
@@ -455,6 +464,7 @@ impl<S: Shape> Digger<S> {
             rng,
             tests,
             budget: S::REMOVAL_BUDGET,
+            remembers: true,
             stop: &AtomicBool::new(false),
         };
         // The clue to swap again: a refuted swap of it found a second solution, whose set
@@ -507,7 +517,8 @@ impl<S: Shape> Digger<S> {
 
     /// The uniqueness search for emptying clue `cell` of `puzzle`: true when no solution puts
     /// another digit there, false when one does or the job's budget ran out first. Leaves
-    /// `puzzle` as it was, and remembers the unavoidable set a second solution reveals.
+    /// `puzzle` as it was, and remembers the unavoidable set a second solution reveals
+    /// (when the job [remembers](Job::remembers)).
     fn removable<E: Engine<S>, R: RngCore>(
         &mut self,
         job: &mut Job<'_, S, E, R>,
@@ -525,7 +536,7 @@ impl<S: Shape> Digger<S> {
             &mut Toward(job.solution),
         );
         puzzle.set(cell, digit);
-        if other == Some(true) {
+        if other == Some(true) && job.remembers {
             self.remember(CellSet(job.solver.differences(job.solution)));
         }
         other == Some(false)
@@ -623,6 +634,7 @@ mod tests {
                 rng: &mut a,
                 tests: &mut tests,
                 budget: u64::MAX,
+                remembers: true,
                 stop: &AtomicBool::new(false),
             });
             let dug = (dug.holes == holes).then_some(dug.puzzle);
@@ -666,6 +678,7 @@ mod tests {
                     rng: &mut rng.clone(),
                     tests: &mut tests,
                     budget,
+                    remembers: true,
                     stop: &AtomicBool::new(false),
                 })
             };
@@ -697,13 +710,15 @@ mod tests {
         digs::<Sixteen>(120, 3);
     }
 
-    /// Minimal digs: unique, no clue can go, and, where exact digs have no removal budget,
+    /// Minimal digs: unique, no clue can go, no remembered set of their own (the same dig
+    /// keeping them runs the same searches) and, where exact digs have no removal budget,
     /// the exact-target dig of the same stream to the same count gives the same puzzle
     /// (what `verify --provenance` relies on).
     fn minimal_digs<S: Shape>(attempts: u64) {
         let mut solver = Solver::<S>::new();
         let mut reference = crate::solver::Generic::<S>::new();
         let mut digger = Digger::<S>::new();
+        let mut kept_sets = 0;
         for index in 0..attempts {
             let mut rng = attempt_rng(8, index);
             let (solution, _) = fill(&mut solver, &mut rng);
@@ -720,6 +735,24 @@ mod tests {
                     "clue {cell} can go"
                 );
             }
+            // It keeps no set of its own, only those it started with; keeping them would
+            // spare it no search (each holds a clue that stayed).
+            let found = digger.found;
+            digger.forget(&solution, S::CELLS);
+            assert_eq!(found, digger.found);
+            let mut kept_tests = 0;
+            let kept = digger.top_down(&mut Job {
+                solver: &mut solver,
+                solution: &solution,
+                holes: S::CELLS,
+                rng: &mut again.clone(),
+                tests: &mut kept_tests,
+                budget: u64::MAX,
+                remembers: true,
+                stop: &AtomicBool::new(false),
+            });
+            assert_eq!((kept.puzzle, kept_tests), (puzzle, tests));
+            kept_sets += digger.found - found;
             if S::REMOVAL_BUDGET == u64::MAX {
                 let exact = digger.dig(
                     &mut solver,
@@ -731,6 +764,7 @@ mod tests {
                 assert_eq!(exact, Some(puzzle));
             }
         }
+        assert!(kept_sets > 0, "the searches revealed no set");
     }
 
     #[test]
