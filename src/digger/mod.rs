@@ -205,8 +205,9 @@ impl<S: Shape> Digger<S> {
     }
 
     /// Digs `solution` until no clue can go: a minimal puzzle, with exactly one solution.
-    /// Its searches have no budget, and remember no unavoidable set. Where [`Shape::REMOVAL_BUDGET`] is unbounded too, it is
-    /// the puzzle [`Digger::dig`] gives from the same stream for a target of its holes.
+    /// Its searches have no budget, and remember no unavoidable set. Where
+    /// [`Shape::REMOVAL_BUDGET`] is unbounded too, it is the puzzle [`Digger::dig`] gives
+    /// from the same stream for a target of its holes.
     pub fn dig_minimal<E: Engine<S>, R: RngCore>(
         &mut self,
         solver: &mut E,
