@@ -110,7 +110,7 @@ impl CellSet {
 
 impl<S: Shape> Digger<S> {
     /// Forgets the remembered sets, to dig `solution` to `holes` holes, and remembers its
-    /// small unavoidable sets on two lines and, for deep 9×9 digs, of two digits instead.
+    /// small unavoidable sets on two lines and, for deep 9×9 digs, those of two digits too.
     pub(super) fn forget(&mut self, solution: &Grid<S>, holes: usize) {
         self.found = 0;
         self.grid = *solution;
