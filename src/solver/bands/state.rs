@@ -234,21 +234,48 @@ impl<S: Banded> State<S> {
         Ok(())
     }
 
+    /// For each band, the cells some digit allows and those two or more allow.
+    #[inline(always)]
+    fn sums(&self) -> [(u64, u64); 4] {
+        let mut sums = [(0, 0); 4];
+        for d in 0..S::N {
+            for (b, (once, twice)) in sums.iter_mut().enumerate().take(S::BOX) {
+                let cand = self.cand[S::N * b + d];
+                *twice |= *once & cand;
+                *once |= cand;
+            }
+        }
+        sums
+    }
+
     /// Places every naked single; fails on a cell with no digit left. Returns whether it
     /// placed anything.
     fn naked_singles(&mut self) -> Result<bool, Unsolvable> {
         let mut found = false;
+        // On 16×16 the sums of all four bands are taken first, in one loop, so that their
+        // chains run side by side (minimal digs 6% faster); on 9×9 a band at a time, each
+        // after the singles of the bands before it are placed (17-clue counts 0.6% faster).
+        let all = if S::BOX == 4 {
+            self.sums()
+        } else {
+            [(0, 0); 4]
+        };
+        // By index: iterating over `all` or a copy of `open` took 1–2% more instructions on
+        // 9×9, where `all` is unused.
+        #[allow(clippy::needless_range_loop)]
         for b in 0..S::BOX {
             let open = self.open[b];
             if open == 0 {
                 continue;
             }
-            let (mut once, mut twice) = (0, 0);
-            for d in 0..S::N {
-                let cand = self.cand[S::N * b + d];
-                twice |= once & cand;
-                once |= cand;
-            }
+            let (once, twice) = if S::BOX == 4 {
+                all[b]
+            } else {
+                (0..S::N).fold((0, 0), |(once, twice), d| {
+                    let cand = self.cand[S::N * b + d];
+                    (once | cand, twice | once & cand)
+                })
+            };
             if open & !once != 0 {
                 return Err(Unsolvable);
             }
