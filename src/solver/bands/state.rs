@@ -128,8 +128,16 @@ impl<S: Banded> State<S> {
     #[inline]
     pub(super) fn place(&mut self, cell: usize, d: usize) {
         let (b, at) = (cell / Self::WIDTH, cell % Self::WIDTH);
-        let bit = 1 << at;
-        self.open[b] &= !bit;
+        self.place_only(cell, d);
+        self.dirty |= self.clear_others(b, d, 1 << at);
+    }
+
+    /// [`State::place`] for a cell that allows no other digit (a naked single): clears its
+    /// row, box and column, and leaves the other digits as they are.
+    #[inline]
+    fn place_only(&mut self, cell: usize, d: usize) {
+        let (b, at) = (cell / Self::WIDTH, cell % Self::WIDTH);
+        self.open[b] &= !(1 << at);
         let col = Self::columns(1 << (at % S::N));
         let mut dirty = 0;
         for other in 0..S::BOX {
@@ -138,7 +146,7 @@ impl<S: Banded> State<S> {
             }
         }
         dirty |= self.clear(S::N * b + d, S::peers_in_band(at));
-        self.dirty |= dirty | self.clear_others(b, d, bit);
+        self.dirty |= dirty;
     }
 
     /// Puts the clue `d + 1` in `cell` of a propagated state: places it if the cell is
@@ -289,7 +297,8 @@ impl<S: Banded> State<S> {
                     return Err(Unsolvable);
                 };
                 if self.open[b] & bit != 0 {
-                    self.place(Self::WIDTH * b + at, d);
+                    // The other digits had left the cell: placing it clears none of them.
+                    self.place_only(Self::WIDTH * b + at, d);
                     found = true;
                 }
             }
