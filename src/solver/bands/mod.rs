@@ -162,13 +162,18 @@ impl<S: Banded> Rules<S> for BandRules<'_, S> {
             let others = digits & !chosen;
             let eager = self.mode == Mode::Count || self.mode == Mode::Test && S::LONG_SEARCHES;
             if eager && others.is_power_of_two() {
-                rest.place(cell, others.trailing_zeros() as usize);
+                rest.place_pair(cell, others.trailing_zeros() as usize, d);
             } else {
                 rest.cand[i] &= !(1 << (cell % width));
                 rest.dirty |= 1 << i;
             }
         }
-        state.place(cell, d);
+        let others = digits & !chosen;
+        if others.is_power_of_two() {
+            state.place_pair(cell, d, others.trailing_zeros() as usize);
+        } else {
+            state.place(cell, d);
+        }
         if self.mode == Mode::Fill && !state.solved() {
             // The next open cell takes a digit too, before propagation: a fill meets few
             // dead ends, so one pass of propagation for two cells mostly saves a pass. The

@@ -132,6 +132,15 @@ impl<S: Banded> State<S> {
         self.dirty |= self.clear_others(b, d, 1 << at);
     }
 
+    /// [`State::place`] for a cell that allows one other digit, `other + 1`: clears that
+    /// one alone from the cell.
+    #[inline]
+    pub(super) fn place_pair(&mut self, cell: usize, d: usize, other: usize) {
+        let (b, at) = (cell / Self::WIDTH, cell % Self::WIDTH);
+        self.place_only(cell, d);
+        self.dirty |= self.clear(S::N * b + other, 1 << at);
+    }
+
     /// [`State::place`] for a cell that allows no other digit (a naked single): clears its
     /// row, box and column, and leaves the other digits as they are.
     #[inline]
