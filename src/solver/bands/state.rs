@@ -647,7 +647,7 @@ mod tests {
         use rand::Rng;
         let mut rng = crate::rng::attempt_rng(3, S::N as u64);
         let by_shifts = |cols: u64| (0..S::BOX).fold(0, |cells, r| cells | cols << (S::N * r));
-        for cols in (0..1u64 << S::N).step_by(S::N - 6) {
+        for cols in 0..1u64 << S::N {
             assert_eq!(State::<S>::columns(cols), by_shifts(cols));
         }
         for _ in 0..10_000 {
