@@ -59,7 +59,9 @@ pub enum Command {
     /// Solves step by step, always with the easiest technique that applies (singles, direct
     /// locking and hidden sets, locking, naked and hidden sets, X-Wing, Swordfish, Jellyfish,
     /// turbot fish, XY-, XYZ-, WXYZ- and VWXYZ-Wing, empty and unique rectangles, chains of
-    /// three strong links, BUG), and rates the puzzle by its hardest step on the SE scale.
+    /// three strong links, BUG, then SE's forcing chains and bidirectional cycles, rated 6.5
+    /// and up by their kind and length), and rates the puzzle by its hardest step on the SE
+    /// scale.
     /// Levels: easy < 1.5 ≤ medium < 2.5 ≤ hard < 5.0 ≤ diabolical.
     /// Writes CSV: puzzle,rating,level,qqwing_level,hardest_technique,steps, in input order.
     Rate(RateArgs),
@@ -89,8 +91,9 @@ pub struct GenerationArgs {
     /// banks come fastest at about 55.
     #[arg(long, value_name = "LEVEL", conflicts_with_all = ["min_rating", "max_rating"])]
     pub difficulty: Option<Level>,
-    /// Keep only puzzles rated at least this on the SE scale (e.g. 2.6). At most 6.4, the
-    /// highest rating `rate` gives: it lacks SE's chains and forcing chains.
+    /// Keep only puzzles rated at least this on the SE scale (e.g. 2.6). At most 9.6, the
+    /// highest rating `rate` can give (a forcing chain through every candidate of a 25×25
+    /// grid); on 9×9, chains past 7.5 are rare.
     #[arg(long, value_name = "R", value_parser = parse_rating)]
     pub min_rating: Option<u32>,
     /// Keep only puzzles rated at most this on the SE scale (e.g. 4.4). At least 1.0 (a full

@@ -145,17 +145,18 @@ fn se_levels_agree_with_sukaku_explainer() {
         share(&diabolical, 3)
     );
     // What the rater reaches today: every easy, medium and diabolical puzzle in its bucket,
-    // 321 of the 322 hard ones (99.7%), the published ER itself for 1,093 of the 1,200 and
-    // for 157 of the 480 Sudoku Exchange puzzles (all rated 5.4 or more).
+    // 321 of the 322 hard ones (99.7%), the published ER itself for 1,168 of the 1,200 and
+    // for 435 of the 480 Sudoku Exchange puzzles (all rated 5.4 or more; 157 of them before
+    // the rater took SE's forcing chains and cycles).
     assert_eq!(matrix[0][0], 81, "easy");
     assert_eq!(matrix[1][1], 654, "medium");
     assert!(matrix[2][2] >= 321, "hard: {:?}", matrix[2]);
     assert_eq!(matrix[3][3], 143, "diabolical");
     assert_eq!(diabolical[3][3], 480, "Sudoku Exchange diabolical");
     assert!(r >= 0.99, "correlation {r}");
-    assert!(exact >= 1093, "same ER for {exact} of 1,200");
+    assert!(exact >= 1168, "same ER for {exact} of 1,200");
     assert!(
-        diabolical_exact >= 157,
+        diabolical_exact >= 435,
         "same ER for {diabolical_exact} of 480"
     );
 }
@@ -235,7 +236,7 @@ fn data_puzzles(name: &str, field: usize) -> Vec<Grid<Nine>> {
 }
 
 /// The qqwing and Sudoku Exchange sets, and the first 200 of the forum's hardest: rated
-/// from 1.2 to past 10, many of them unfinished.
+/// from 1.2 to past 10, some of them unfinished.
 fn rated_sets() -> Vec<Grid<Nine>> {
     let mut puzzles = data_puzzles("se_rated_qqwing.txt", 0);
     puzzles.extend(data_puzzles("sudoku_exchange_diabolical.txt", 1));
@@ -267,7 +268,7 @@ fn ratings_are_the_stepwise_paths() {
     let [unfinished, finished] = check(&puzzles);
     eprintln!("9×9: {finished} finished, {unfinished} not");
     assert!(
-        finished > 1000 && unfinished > 500,
+        finished > 2000 && unfinished > 200,
         "{finished}, {unfinished}"
     );
     assert!(check(&dug::<sudoku_bank::Four>(10, 100))[1] > 0);

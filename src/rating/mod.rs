@@ -10,10 +10,13 @@
 //! 4.0–4.1, empty rectangles and grouped turbot fish 4.3, XY-Wing 4.2, XYZ-Wing 4.4, unique
 //! rectangles 4.5 (type 3 4.5–4.8), naked quad 5.0, Jellyfish 5.2, hidden quad 5.4, chains
 //! of three strong links 5.4–5.6, WXYZ-Wing 5.5–5.6, BUG 5.6–6.2 (type 3 5.8 and up),
-//! VWXYZ-Wing 6.2–6.4. A puzzle none of them finishes is marked unfinished and reported at
-//! 5.0 (or its hardest step, if higher): it needs techniques this rater does not have (chains
-//! and forcing chains, unique loops of six cells or more, …), almost all rated 5.0 or more
-//! in SE.
+//! VWXYZ-Wing 6.2–6.4; then SE's forcing chains and bidirectional cycles, found and rated as
+//! SE does (X- and Y-cycles 6.5, forcing X-chains 6.6, either with both kinds of link 7.0,
+//! each plus a tenth for each length it passes of 4, 6, 8, 12, 16, 24, … links). A puzzle
+//! none of them finishes is marked unfinished and reported at 5.0 (or its hardest step, if
+//! higher): it needs techniques this rater does not have (SE's aligned exclusion, Nishio,
+//! multiple and dynamic forcing chains, unique loops of six cells or more, …), almost all
+//! rated 5.0 or more in SE.
 //!
 //! Levels follow the Sudoku Exchange bank: easy < 1.5 ≤ medium < 2.5 ≤ hard < 5.0 ≤
 //! diabolical (and every unfinished puzzle).
@@ -34,7 +37,8 @@ mod templates;
 
 pub use closure::placement_rating;
 use techniques::{
-    Search, TECHNIQUES, direct_pointing, direct_step, eliminating, full_house, hidden_subset,
+    Search, TECHNIQUES, chain_step, chain_tenths, direct_pointing, direct_step, eliminating,
+    full_house, hidden_subset,
 };
 
 /// A technique of the SE scale.
@@ -95,6 +99,50 @@ pub enum SeTechnique {
     BugType3Six,
     VwxyzWing,
     VwxyzWingOfThree,
+    /// A forcing chain or bidirectional cycle, rated by its kind and its length.
+    Chain {
+        /// Its rating, in tenths.
+        tenths: u32,
+        /// Its kind.
+        kind: ChainKind,
+    },
+}
+
+/// The kinds of SE's forcing chains and bidirectional cycles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ChainKind {
+    /// A cycle of one digit, through its strong and weak links (6.5 and up).
+    XCycle,
+    /// A cycle through cells of two candidates (6.5 and up).
+    YCycle,
+    /// A chain of one digit from a candidate to its opposite (6.6 and up).
+    ForcingXChain,
+    /// A cycle with both kinds of link (7.0 and up).
+    Cycle,
+    /// A chain with both kinds of link from a candidate to its opposite (7.0 and up).
+    ForcingChain,
+}
+
+impl ChainKind {
+    /// The rating of the shortest chains of the kind, in tenths.
+    pub const fn base_tenths(self) -> u32 {
+        match self {
+            ChainKind::XCycle | ChainKind::YCycle => 65,
+            ChainKind::ForcingXChain => 66,
+            ChainKind::Cycle | ChainKind::ForcingChain => 70,
+        }
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ChainKind::XCycle => "bidirectional X-cycle",
+            ChainKind::YCycle => "bidirectional Y-cycle",
+            ChainKind::ForcingXChain => "forcing X-chain",
+            ChainKind::Cycle => "bidirectional cycle",
+            ChainKind::ForcingChain => "forcing chain",
+        }
+    }
 }
 
 impl SeTechnique {
@@ -148,6 +196,7 @@ impl SeTechnique {
             VwxyzWingOfFive => 62,
             VwxyzWing => 63,
             VwxyzWingOfThree => 64,
+            Chain { tenths, .. } => tenths,
         }
     }
 
@@ -197,6 +246,7 @@ impl SeTechnique {
             VwxyzWingOfFive => "VWXYZ-Wing (a cell of five)",
             VwxyzWing => "VWXYZ-Wing",
             VwxyzWingOfThree => "VWXYZ-Wing (a cell of three)",
+            Chain { kind, .. } => kind.name(),
         }
     }
 }
@@ -303,10 +353,10 @@ impl fmt::Display for Band {
 /// The rating reported for a puzzle the techniques do not finish, at least: 5.0.
 const UNFINISHED_TENTHS: u32 = 50;
 
-/// The highest rating the rater gives, in tenths: 6.4, a VWXYZ-Wing with a cell of three.
-/// SE rates its chains and forcing chains, which this rater lacks, 6.5 and up, so a band
-/// that starts above this keeps no puzzle.
-pub const HIGHEST_TENTHS: u32 = 64;
+/// The highest rating the rater can give, in tenths: a forcing chain (7.0) through every
+/// potential (each candidate on and off) of a 25×25 grid, rated by its length. A band that
+/// starts above this keeps no puzzle.
+pub const HIGHEST_TENTHS: u32 = chain_tenths(ChainKind::ForcingChain, 2 * 25 * 25 * 25);
 
 /// A rated puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -620,6 +670,10 @@ fn eliminating_step<S: Shape>(
         }
         fruitless.found_nothing::<S>(k);
     }
+    // Then SE's forcing chains and cycles, whose rating grows with their length.
+    if cap >= ChainKind::XCycle.base_tenths() {
+        return chain_step(logic, cap);
+    }
     None
 }
 
@@ -746,12 +800,16 @@ mod tests {
     use crate::shape::Nine;
 
     #[test]
-    fn the_highest_rating_is_the_hardest_techniques() {
-        let hardest = techniques::eliminating::<Nine>()
+    fn the_highest_rating_is_the_longest_chains() {
+        let fixed = techniques::eliminating::<Nine>()
             .iter()
             .map(|(technique, _)| technique.tenths())
             .max();
-        assert_eq!(hardest, Some(HIGHEST_TENTHS));
+        assert_eq!(fixed, Some(SeTechnique::VwxyzWingOfThree.tenths()));
+        assert!(ChainKind::XCycle.base_tenths() > fixed.unwrap());
+        // SE's length steps go 4, 6, 8, 12, 16, 24, …, 16,384, 24,576, 32,768: a chain of
+        // 31,250 potentials (31,248 links) passes 26 of them.
+        assert_eq!(HIGHEST_TENTHS, 70 + 26);
     }
 
     /// Diabolical puzzles (from `sudoku_exchange_diabolical.txt` and `se_rated_qqwing.txt` in

@@ -8,11 +8,14 @@
 //!   rectangles and chains of three strong links;
 //! - [`wings`]: XY-, XYZ-, WXYZ- and VWXYZ-Wings;
 //! - [`uniqueness`]: unique rectangles and bivalue universal graves;
+//! - [`chains`]: forcing chains and bidirectional cycles, whose ratings grow with their
+//!   length, tried when every technique of fixed rating has failed;
 //! - [`placements`]: the full house, and the *direct* form of a technique, which keeps no
 //!   elimination but places the hidden single its eliminations leave.
 //!
 //! [`eliminating`] lists them in the order the rater tries them.
 
+mod chains;
 mod fish;
 mod links;
 mod placements;
@@ -23,6 +26,7 @@ mod wings;
 use super::SeTechnique;
 use crate::logic::{Found, Logic, locked};
 use crate::shape::Shape;
+pub(super) use chains::{chain_step, chain_tenths};
 use fish::fish;
 use links::{ThreeLinks, Turbot, empty_rectangle, grouped_turbot, three_links, turbot};
 pub(super) use placements::{direct_pointing, direct_step, direct_steps, full_house};
