@@ -331,6 +331,10 @@ impl Scratch {
             }
         }
         let closing = &closing[..closers];
+        if closing.is_empty() {
+            // Nothing turns the source back on: no cycle runs through it.
+            return;
+        }
         seen_on[source as usize] = mark;
         ons.push((source, NONE, NONE));
         let mut on_layer = 0..1;
