@@ -111,6 +111,20 @@ struct Graph<'a, S: Shape> {
     /// unit's order: `N` slots each, of which `counts` are used.
     places: Vec<u16>,
     counts: Vec<u8>,
+    /// On grids of at most 128 cells, the same links as cell masks.
+    masks: Option<Masks>,
+}
+
+/// The links of a grid of at most 128 cells (4×4, 9×9) as masks of cells (bit `cell`), so
+/// that a forcing chain's search takes a layer of potentials a digit at a time.
+struct Masks {
+    /// For each digit, the cells that allow it.
+    allow: [u128; 9],
+    /// For each digit and cell (`CELLS · d + cell`), the other place of the digit in each
+    /// unit of the cell that has two.
+    pairs: Vec<u128>,
+    /// The cells of two candidates.
+    bivalue: u128,
 }
 
 impl<'a, S: Shape> Graph<'a, S> {
@@ -128,10 +142,38 @@ impl<'a, S: Shape> Graph<'a, S> {
                 }
             }
         }
+        let masks = (!S::peer_masks().is_empty()).then(|| {
+            let mut masks = Masks {
+                allow: [0; 9],
+                pairs: vec![0; S::N * S::CELLS],
+                bivalue: 0,
+            };
+            for (cell, &cand) in logic.cand.as_ref().iter().enumerate() {
+                for (d, allow) in masks.allow.iter_mut().enumerate().take(S::N) {
+                    *allow |= u128::from(cand >> d & 1) << cell;
+                }
+                masks.bivalue |= u128::from(cand.count_ones() == 2) << cell;
+            }
+            for unit in 0..S::UNITS {
+                for d in 0..S::N {
+                    let i = S::N * unit + d;
+                    if counts[i] == 2 {
+                        let (a, b) = (
+                            usize::from(places[S::N * i]),
+                            usize::from(places[S::N * i + 1]),
+                        );
+                        masks.pairs[S::CELLS * d + a] |= 1 << b;
+                        masks.pairs[S::CELLS * d + b] |= 1 << a;
+                    }
+                }
+            }
+            masks
+        });
         Graph {
             logic,
             places,
             counts,
+            masks,
         }
     }
 
@@ -238,6 +280,9 @@ impl Scratch {
         links: Links,
         most: usize,
     ) -> Option<usize> {
+        if let Some(masks) = &graph.masks {
+            return forcing_by_masks::<S>(masks, source, on, links.y(), most);
+        }
         self.mark += 1;
         let mark = self.mark;
         let Scratch {
@@ -407,6 +452,94 @@ impl Scratch {
         }
         forward
     }
+}
+
+/// [`Scratch::forcing`] on a grid of at most 128 cells: the same breadth-first search, a
+/// layer at a time, each digit's potentials as a mask of cells. An on layer turns off, for
+/// each digit, the cells that allow it and see one of its cells in the layer (and, with
+/// Y-links, the other digits of the layer's cells); an off layer turns on each cell's other
+/// place of the digit in a unit that has two (and, with Y-links, the other digit of a cell
+/// of two).
+fn forcing_by_masks<S: Shape>(
+    masks: &Masks,
+    source: u32,
+    on: bool,
+    y: bool,
+    most: usize,
+) -> Option<usize> {
+    let (cell, d) = (source as usize / S::N, source as usize % S::N);
+    let peers = S::peer_masks();
+    let (mut seen_on, mut seen_off, mut layer) = ([0u128; 9], [0u128; 9], [0u128; 9]);
+    layer[d] = 1 << cell;
+    if on {
+        seen_on[d] = layer[d];
+    } else {
+        seen_off[d] = layer[d];
+    }
+    // Keeps in a layer only what was not seen before, and marks it seen.
+    let fresh = |next: &mut [u128; 9], seen: &mut [u128; 9]| {
+        for (next, seen) in next.iter_mut().zip(seen) {
+            *next &= !*seen;
+            *seen |= *next;
+        }
+    };
+    let (mut depth, mut state) = (0, on);
+    while depth + 2 <= most {
+        let mut next = [0u128; 9];
+        if state {
+            for (e, cells) in layer.iter().enumerate().take(S::N) {
+                let mut seeing = 0;
+                let mut rest = *cells;
+                while rest != 0 {
+                    seeing |= peers[rest.trailing_zeros() as usize];
+                    rest &= rest - 1;
+                }
+                next[e] = seeing & masks.allow[e];
+            }
+            if y {
+                // The other digits of each cell of the layer: a cell on for two digits
+                // turns both off.
+                for (e, next) in next.iter_mut().enumerate().take(S::N) {
+                    let others = (0..S::N).filter(|&f| f != e).fold(0, |m, f| m | layer[f]);
+                    *next |= others & masks.allow[e];
+                }
+            }
+            fresh(&mut next, &mut seen_off);
+            if on && next[d] >> cell & 1 != 0 {
+                return Some(depth + 2);
+            }
+        } else {
+            for (e, &cells) in layer.iter().enumerate().take(S::N) {
+                let mut rest = cells;
+                while rest != 0 {
+                    let c = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    next[e] |= masks.pairs[S::CELLS * e + c];
+                }
+                if y {
+                    let mut pairs = cells & masks.bivalue;
+                    while pairs != 0 {
+                        let c = pairs.trailing_zeros() as usize;
+                        pairs &= pairs - 1;
+                        for f in (0..S::N).filter(|&f| f != e && masks.allow[f] >> c & 1 != 0) {
+                            next[f] |= 1 << c;
+                        }
+                    }
+                }
+            }
+            fresh(&mut next, &mut seen_on);
+            if !on && next[d] >> cell & 1 != 0 {
+                return Some(depth + 2);
+            }
+        }
+        if next.iter().all(|&cells| cells == 0) {
+            return None;
+        }
+        layer = next;
+        depth += 1;
+        state = !state;
+    }
+    None
 }
 
 /// True when on potential `i` (an index into `ons`) descends from off potential `q`.
@@ -675,6 +808,39 @@ mod tests {
         let sixteen = keep_the_solution(&dug::<Sixteen>(150, 2));
         eprintln!("16×16 hints by kind: {sixteen:?}");
         assert!(sixteen.iter().sum::<usize>() > 0, "{sixteen:?}");
+    }
+
+    /// On 9×9, forcing chains searched by masks are as long as those the search potential
+    /// by potential finds, from every candidate, on and off, with and without Y-links, and
+    /// within every bound.
+    #[test]
+    fn forcing_chains_by_masks_are_the_search_by_potentials() {
+        let mut rng = crate::rng::attempt_rng(11, 0);
+        let (mut found, mut compared) = (0, 0);
+        for made in dug::<Nine>(56, 10) {
+            let (logic, _) = thinned(&made, &mut rng);
+            let by_masks = Graph::new(&logic);
+            let mut by_potentials = Graph::new(&logic);
+            by_potentials.masks = None;
+            let mut scratch = Scratch::new(81 * 9);
+            for source in (0..81 * 9).filter(|&p| logic.cand[p / 9] >> (p % 9) & 1 != 0) {
+                for (on, links, most) in [
+                    (true, Links::X, usize::MAX),
+                    (false, Links::X, 8),
+                    (true, Links::Xy, 6),
+                    (false, Links::Xy, usize::MAX),
+                    (true, Links::Xy, usize::MAX),
+                ] {
+                    let masks = scratch.forcing(&by_masks, source as u32, on, links, most);
+                    let one_by_one =
+                        scratch.forcing(&by_potentials, source as u32, on, links, most);
+                    assert_eq!(masks, one_by_one, "{source} {on} {most}");
+                    found += usize::from(masks.is_some());
+                    compared += 1;
+                }
+            }
+        }
+        assert!(found > compared / 10, "{found} of {compared}");
     }
 
     /// A cycle's length counts its potentials once each, the source once.
