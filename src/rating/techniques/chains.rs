@@ -28,28 +28,29 @@ use crate::shape::Shape;
 /// No index.
 const NONE: u32 = u32::MAX;
 
-/// SE's rating of a chain of kind `base` (in tenths) whose potentials number `complexity`,
-/// as SE computes it, in floating point: the hints are ordered by this value.
-fn difficulty(base: u32, complexity: usize) -> f64 {
-    let mut added = 0.0;
-    let (mut ceil, mut odd) = (4, false);
+/// How many of SE's length steps, 4, 6, 8, 12, 16, 24, … links (each half again or a third
+/// again the one before, in turn), a chain of `complexity` potentials passes.
+const fn length_steps(complexity: usize) -> u32 {
+    let (mut steps, mut ceil, mut odd) = (0, 4, false);
     while complexity - 2 > ceil {
-        added += 0.1;
+        steps += 1;
         ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
         odd = !odd;
     }
+    steps
+}
+
+/// SE's rating of a chain of kind `base` (in tenths) whose potentials number `complexity`,
+/// as SE computes it, in floating point (a tenth added for each step): the hints are
+/// ordered by this value.
+fn difficulty(base: u32, complexity: usize) -> f64 {
+    let added = (0..length_steps(complexity)).fold(0.0, |added, _| added + 0.1);
     f64::from(base) / 10.0 + added
 }
 
 /// The tenths of a chain's rating: its kind's, and one for each step its length passes.
 pub(in crate::rating) const fn chain_tenths(kind: ChainKind, complexity: usize) -> u32 {
-    let (mut tenths, mut ceil, mut odd) = (kind.base_tenths(), 4, false);
-    while complexity - 2 > ceil {
-        tenths += 1;
-        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
-        odd = !odd;
-    }
-    tenths
+    kind.base_tenths() + length_steps(complexity)
 }
 
 /// Which links a search follows.
