@@ -477,20 +477,26 @@ fn forcing_by_masks<S: Shape>(
     } else {
         seen_off[d] = layer[d];
     }
-    // Keeps in a layer only what was not seen before, and marks it seen.
+    // Without Y-links, the search never leaves the source's digit.
+    let lanes = if y { 0..S::N } else { d..d + 1 };
+    // Keeps in a layer only what was not seen before, and marks it seen; false when nothing
+    // is left.
     let fresh = |next: &mut [u128; 9], seen: &mut [u128; 9]| {
-        for (next, seen) in next.iter_mut().zip(seen) {
-            *next &= !*seen;
-            *seen |= *next;
+        let mut any = 0;
+        for e in lanes.clone() {
+            next[e] &= !seen[e];
+            seen[e] |= next[e];
+            any |= next[e];
         }
+        any != 0
     };
     let (mut depth, mut state) = (0, on);
     while depth + 2 <= most {
         let mut next = [0u128; 9];
         if state {
-            for (e, cells) in layer.iter().enumerate().take(S::N) {
+            for e in lanes.clone() {
                 let mut seeing = 0;
-                let mut rest = *cells;
+                let mut rest = layer[e];
                 while rest != 0 {
                     seeing |= peers[rest.trailing_zeros() as usize];
                     rest &= rest - 1;
@@ -498,27 +504,34 @@ fn forcing_by_masks<S: Shape>(
                 next[e] = seeing & masks.allow[e];
             }
             if y {
-                // The other digits of each cell of the layer: a cell on for two digits
-                // turns both off.
-                for (e, next) in next.iter_mut().enumerate().take(S::N) {
-                    let others = (0..S::N).filter(|&f| f != e).fold(0, |m, f| m | layer[f]);
-                    *next |= others & masks.allow[e];
+                // The other digits of each cell of the layer: those of a cell on for one
+                // digit, every digit of a cell on for two.
+                let (mut once, mut twice) = (0, 0);
+                for &cells in &layer[..S::N] {
+                    twice |= once & cells;
+                    once |= cells;
+                }
+                for e in 0..S::N {
+                    next[e] |= (once & !layer[e] | twice) & masks.allow[e];
                 }
             }
-            fresh(&mut next, &mut seen_off);
+            let any = fresh(&mut next, &mut seen_off);
             if on && next[d] >> cell & 1 != 0 {
                 return Some(depth + 2);
             }
+            if !any {
+                return None;
+            }
         } else {
-            for (e, &cells) in layer.iter().enumerate().take(S::N) {
-                let mut rest = cells;
+            for e in lanes.clone() {
+                let mut rest = layer[e];
                 while rest != 0 {
                     let c = rest.trailing_zeros() as usize;
                     rest &= rest - 1;
                     next[e] |= masks.pairs[S::CELLS * e + c];
                 }
                 if y {
-                    let mut pairs = cells & masks.bivalue;
+                    let mut pairs = layer[e] & masks.bivalue;
                     while pairs != 0 {
                         let c = pairs.trailing_zeros() as usize;
                         pairs &= pairs - 1;
@@ -528,13 +541,13 @@ fn forcing_by_masks<S: Shape>(
                     }
                 }
             }
-            fresh(&mut next, &mut seen_on);
+            let any = fresh(&mut next, &mut seen_on);
             if !on && next[d] >> cell & 1 != 0 {
                 return Some(depth + 2);
             }
-        }
-        if next.iter().all(|&cells| cells == 0) {
-            return None;
+            if !any {
+                return None;
+            }
         }
         layer = next;
         depth += 1;
