@@ -26,10 +26,13 @@ fn load(name: &str, limit: usize) -> Vec<Grid<Nine>> {
             path.display()
         )
     });
+    // The puzzle is the line's field of 81 characters (the first, or the second after a
+    // Sudoku Exchange id).
     text.lines()
-        .filter(|l| l.len() >= 81 && !l.starts_with('#'))
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_whitespace().find(|field| field.len() == 81))
         .take(limit)
-        .map(|l| Grid::parse(&l[..81]).expect("puzzle"))
+        .map(|field| Grid::parse(field).expect("puzzle"))
         .collect()
 }
 
@@ -126,19 +129,28 @@ fn fill_and_dig(c: &mut Criterion) {
     dig_one::<TwentyFive>(c, "25x25", Holes::Exact(350));
 }
 
-/// Ratings: the full rater over the SE-rated qqwing set, and the placement closure a
+/// Ratings: the full rater over the SE-rated qqwing set and over the Sudoku Exchange
+/// diabolical puzzles (most of which take SE's forcing chains), and the placement closure a
 /// medium band (`--difficulty medium`) asks of 50-hole puzzles as generated.
 fn ratings(c: &mut Criterion) {
     let mut group = c.benchmark_group("rate");
-    let puzzles = load("se_rated_qqwing.txt", usize::MAX);
-    group.throughput(Throughput::Elements(puzzles.len() as u64));
-    group.bench_function("se_rated_qqwing", |b| {
-        b.iter(|| {
-            for puzzle in &puzzles {
-                black_box(rate(black_box(puzzle)).expect("one solution"));
-            }
-        })
-    });
+    for (name, file) in [
+        ("se_rated_qqwing", "se_rated_qqwing.txt"),
+        (
+            "sudoku_exchange_diabolical",
+            "sudoku_exchange_diabolical.txt",
+        ),
+    ] {
+        let puzzles = load(file, usize::MAX);
+        group.throughput(Throughput::Elements(puzzles.len() as u64));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                for puzzle in &puzzles {
+                    black_box(rate(black_box(puzzle)).expect("one solution"));
+                }
+            })
+        });
+    }
     let mut generator = Generator::<Nine>::new(Holes::Exact(50));
     let dug: Vec<_> = (0..1000)
         .filter_map(|i| generator.attempt(1, i, &mut Work::default()))
