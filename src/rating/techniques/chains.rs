@@ -356,26 +356,15 @@ impl Scratch {
         } = self;
         ons.clear();
         cycles.clear();
-        // The off potentials that turn the source back on: the other digit of its cell, if
-        // it has two, and the other place of its digit in a unit that has two.
+        // The off potentials that turn the source back on: the links are symmetric, so they
+        // are those the source turns on when it is off (the other digit of its cell, if it
+        // has two, and the other place of its digit in a unit that has two).
         let mut closing = [NONE; 4];
         let mut closers = 0;
-        let (cell, d) = (source as usize / S::N, source as usize % S::N);
-        let [row, col, boxed] = S::units_of(cell);
-        let cand = graph.logic.cand[cell];
-        if links.y() && cand.count_ones() == 2 {
-            closing[closers] = (S::N * cell) as u32 + (cand & !(1 << d)).trailing_zeros();
+        graph.off_to_on(source, links, |q| {
+            closing[closers] = q;
             closers += 1;
-        }
-        if links.x() {
-            for unit in [boxed, row, col] {
-                if let &[a, b] = graph.places(unit, d) {
-                    let other = usize::from(if usize::from(a) == cell { b } else { a });
-                    closing[closers] = (S::N * other + d) as u32;
-                    closers += 1;
-                }
-            }
-        }
+        });
         let closing = &closing[..closers];
         if closing.is_empty() {
             // Nothing turns the source back on: no cycle runs through it.
