@@ -495,11 +495,7 @@ fn forcing_by_masks<S: Shape>(
             if y {
                 // The other digits of each cell of the layer: those of a cell on for one
                 // digit, every digit of a cell on for two.
-                let (mut once, mut twice) = (0, 0);
-                for &cells in &layer[..S::N] {
-                    twice |= once & cells;
-                    once |= cells;
-                }
+                let (once, twice) = once_twice(&layer[..S::N]);
                 for e in 0..S::N {
                     next[e] |= (once & !layer[e] | twice) & masks.allow[e];
                 }
@@ -519,15 +515,13 @@ fn forcing_by_masks<S: Shape>(
                     rest &= rest - 1;
                     next[e] |= masks.pairs[S::CELLS * e + c];
                 }
-                if y {
-                    let mut pairs = layer[e] & masks.bivalue;
-                    while pairs != 0 {
-                        let c = pairs.trailing_zeros() as usize;
-                        pairs &= pairs - 1;
-                        for f in (0..S::N).filter(|&f| f != e && masks.allow[f] >> c & 1 != 0) {
-                            next[f] |= 1 << c;
-                        }
-                    }
+            }
+            if y {
+                // The other digit of each cell of two in the layer: the cell's other
+                // candidate, or both when the layer holds both.
+                let (once, twice) = once_twice(&layer[..S::N]);
+                for e in 0..S::N {
+                    next[e] |= (once & !layer[e] | twice) & masks.bivalue & masks.allow[e];
                 }
             }
             let any = fresh(&mut next, &mut seen_on);
@@ -543,6 +537,16 @@ fn forcing_by_masks<S: Shape>(
         state = !state;
     }
     None
+}
+
+/// The cells of at least one of `lanes`, and of at least two.
+fn once_twice(lanes: &[u128]) -> (u128, u128) {
+    let (mut once, mut twice) = (0, 0);
+    for &cells in lanes {
+        twice |= once & cells;
+        once |= cells;
+    }
+    (once, twice)
 }
 
 /// True when on potential `i` (an index into `ons`) descends from off potential `q`.
