@@ -37,8 +37,8 @@ mod templates;
 
 pub use closure::placement_rating;
 use techniques::{
-    Search, TECHNIQUES, chain_step, chain_tenths, direct_pointing, direct_step, eliminating,
-    full_house, hidden_subset,
+    Graded, Search, TECHNIQUES, chain_step, chain_tenths, direct_pointing, direct_step,
+    eliminating, full_house, hidden_subset, nishio_step,
 };
 
 /// A technique of the SE scale.
@@ -121,6 +121,10 @@ pub enum ChainKind {
     Cycle,
     /// A chain with both kinds of link from a candidate to its opposite (7.0 and up).
     ForcingChain,
+    /// A candidate whose digit, followed alone with each place taken out of the grid as it
+    /// goes, comes out both on and off somewhere when the candidate is on, or when it is
+    /// off (7.5 and up).
+    NishioForcingChain,
 }
 
 impl ChainKind {
@@ -130,6 +134,7 @@ impl ChainKind {
             ChainKind::XCycle | ChainKind::YCycle => 65,
             ChainKind::ForcingXChain => 66,
             ChainKind::Cycle | ChainKind::ForcingChain => 70,
+            ChainKind::NishioForcingChain => 75,
         }
     }
 
@@ -141,6 +146,7 @@ impl ChainKind {
             ChainKind::ForcingXChain => "forcing X-chain",
             ChainKind::Cycle => "bidirectional cycle",
             ChainKind::ForcingChain => "forcing chain",
+            ChainKind::NishioForcingChain => "Nishio forcing chain",
         }
     }
 }
@@ -354,7 +360,8 @@ impl fmt::Display for Band {
 const UNFINISHED_TENTHS: u32 = 50;
 
 /// The highest rating the rater can give, in tenths: a forcing chain (7.0) through every
-/// potential (each candidate on and off) of a 25×25 grid, rated by its length. A band that
+/// potential (each candidate on and off) of a 25×25 grid, rated by its length (a Nishio
+/// chain, of one digit, stays below it). A band that
 /// starts above this keeps no puzzle.
 pub const HIGHEST_TENTHS: u32 = chain_tenths(ChainKind::ForcingChain, 2 * 25 * 25 * 25);
 
@@ -672,7 +679,17 @@ fn eliminating_step<S: Shape>(
     }
     // Then SE's forcing chains and cycles, whose rating grows with their length.
     if cap >= ChainKind::XCycle.base_tenths() {
-        return chain_step(logic, cap);
+        match chain_step(logic, cap) {
+            Graded::Taken(step) => return Some(step),
+            Graded::AboveCap => return None,
+            Graded::Nothing => {}
+        }
+    }
+    // SE tries Nishio forcing chains only when there is no forcing chain or cycle.
+    if cap >= ChainKind::NishioForcingChain.base_tenths() {
+        if let Graded::Taken(step) = nishio_step(logic, cap) {
+            return Some(step);
+        }
     }
     None
 }
@@ -810,6 +827,8 @@ mod tests {
         // SE's length steps go 4, 6, 8, 12, 16, 24, …, 16,384, 24,576, 32,768: a chain of
         // 31,250 potentials (31,248 links) passes 26 of them.
         assert_eq!(HIGHEST_TENTHS, 70 + 26);
+        // A Nishio chain's two sides count at most every potential of one digit each.
+        assert!(chain_tenths(ChainKind::NishioForcingChain, 2 * 2 * 25 * 25) < HIGHEST_TENTHS);
     }
 
     /// Diabolical puzzles (from `sudoku_exchange_diabolical.txt` and `se_rated_qqwing.txt` in

@@ -21,6 +21,7 @@
 //! its length passes ([`difficulty`]); SE takes the lowest rated, then the shortest, then X
 //! before Y before XY, then the first found, and so does [`chain_step`].
 
+use super::Graded;
 use crate::logic::Logic;
 use crate::rating::{ChainKind, SeTechnique};
 use crate::shape::Shape;
@@ -43,7 +44,7 @@ const fn length_steps(complexity: usize) -> u32 {
 /// SE's rating of a chain of kind `base` (in tenths) whose potentials number `complexity`,
 /// as SE computes it, in floating point (a tenth added for each step): the hints are
 /// ordered by this value.
-fn difficulty(base: u32, complexity: usize) -> f64 {
+pub(super) fn difficulty(base: u32, complexity: usize) -> f64 {
     let added = (0..length_steps(complexity)).fold(0.0, |added, _| added + 0.1);
     f64::from(base) / 10.0 + added
 }
@@ -599,12 +600,9 @@ fn longest_before<S: Shape>(base: u32, key: u8, best: &Option<Best<S>>) -> usize
 }
 
 /// Takes SE's next forcing-chain or cycle step, if its rating is at most `cap` tenths:
-/// removes its eliminations and returns its technique. `None` when there is none, or when
-/// the one SE would take is rated above `cap` (nothing is removed then).
-pub(in crate::rating) fn chain_step<S: Shape>(
-    logic: &mut Logic<S>,
-    cap: u32,
-) -> Option<SeTechnique> {
+/// removes its eliminations and returns its technique. Nothing is removed when the one SE
+/// would take is rated above `cap`.
+pub(in crate::rating) fn chain_step<S: Shape>(logic: &mut Logic<S>, cap: u32) -> Graded {
     let best = {
         let graph = Graph::new(logic);
         let mut scratch = Scratch::new(S::CELLS * S::N);
@@ -631,15 +629,18 @@ pub(in crate::rating) fn chain_step<S: Shape>(
             }
         }
         best
-    }?;
+    };
+    let Some(best) = best else {
+        return Graded::Nothing;
+    };
     let tenths = (best.difficulty * 10.0).round() as u32;
     if tenths > cap {
-        return None;
+        return Graded::AboveCap;
     }
     for (cell, &bits) in best.removal.as_ref().iter().enumerate() {
         logic.eliminate(cell, bits);
     }
-    Some(SeTechnique::Chain {
+    Graded::Taken(SeTechnique::Chain {
         tenths,
         kind: best.kind,
     })
@@ -709,13 +710,10 @@ fn search_from<S: Shape>(
 
 #[cfg(test)]
 mod tests {
-    use rand::Rng;
-
+    use super::super::testing::{dug, keeps, thinned};
     use super::*;
-    use crate::attempt::{Generator, Puzzle};
-    use crate::config::Holes;
+    use crate::attempt::Puzzle;
     use crate::shape::{Nine, Sixteen};
-    use crate::stats::Work;
 
     /// The table of length steps SE's `getLengthDifficulty` once used (its loop replaced
     /// it): a tenth for each step a chain's length (potentials less two) passes.
@@ -738,35 +736,6 @@ mod tests {
                 assert_eq!((rating * 10.0).round() as u32, tenths, "{complexity}");
             }
         }
-    }
-
-    /// Dug puzzles of `S` with `holes` holes, and their solutions.
-    fn dug<S: Shape>(holes: usize, count: u64) -> Vec<Puzzle<S>> {
-        let mut generator = Generator::<S>::new(Holes::Exact(holes));
-        (0..count)
-            .filter_map(|i| generator.attempt(3, i, &mut Work::default()))
-            .collect()
-    }
-
-    /// Each puzzle's start, with a fifth of the candidates its solution does not use taken
-    /// away at random (states rich in links), and the solution's digit of each cell as a mask.
-    fn thinned<S: Shape>(made: &Puzzle<S>, rng: &mut impl Rng) -> (Logic<S>, S::Cells<u32>) {
-        let mut logic = Logic::new(&made.puzzle).unwrap();
-        let mut solution = S::cells(0u32);
-        for (cell, bit) in solution.as_mut().iter_mut().enumerate() {
-            *bit = 1 << (made.solution.get(cell) - 1);
-            for d in 0..S::N {
-                if 1 << d != *bit && rng.random_bool(0.2) {
-                    logic.eliminate(cell, 1 << d);
-                }
-            }
-        }
-        (logic, solution)
-    }
-
-    /// Every open cell still allows its digit of the solution.
-    fn keeps<S: Shape>(logic: &Logic<S>, solution: &S::Cells<u32>) -> bool {
-        (0..S::CELLS).all(|cell| logic.value[cell] != 0 || logic.cand[cell] & solution[cell] != 0)
     }
 
     /// On thinned starts, the best hint from every source, with each kind of link, removes no
@@ -798,7 +767,7 @@ mod tests {
                 }
             }
             for _ in 0..5 {
-                if chain_step(&mut logic, u32::MAX).is_none() {
+                if !matches!(chain_step(&mut logic, u32::MAX), Graded::Taken(_)) {
                     break;
                 }
                 assert!(keeps(&logic, &solution));

@@ -10,6 +10,7 @@
 //! - [`uniqueness`]: unique rectangles and bivalue universal graves;
 //! - [`chains`]: forcing chains and bidirectional cycles, whose ratings grow with their
 //!   length, tried when every technique of fixed rating has failed;
+//! - [`nishio`]: Nishio forcing chains, tried when there is no forcing chain or cycle;
 //! - [`placements`]: the full house, and the *direct* form of a technique, which keeps no
 //!   elimination but places the hidden single its eliminations leave.
 //!
@@ -18,8 +19,11 @@
 mod chains;
 mod fish;
 mod links;
+mod nishio;
 mod placements;
 mod subsets;
+#[cfg(test)]
+mod testing;
 mod uniqueness;
 mod wings;
 
@@ -29,11 +33,22 @@ use crate::shape::Shape;
 pub(super) use chains::{chain_step, chain_tenths};
 use fish::fish;
 use links::{ThreeLinks, Turbot, empty_rectangle, grouped_turbot, three_links, turbot};
+pub(super) use nishio::nishio_step;
 pub(super) use placements::{direct_pointing, direct_step, direct_steps, full_house};
 pub(super) use subsets::hidden_subset;
 use subsets::naked_subset;
 use uniqueness::{Bug, bug, unique_rectangle, unique_rectangle_type_3};
 use wings::{als_wing, wing};
+
+/// What the search for a technique whose rating grows with its length found.
+pub(super) enum Graded {
+    /// A step, taken.
+    Taken(SeTechnique),
+    /// A step rated above the cap, not taken.
+    AboveCap,
+    /// No step.
+    Nothing,
+}
 
 /// A search for eliminations: calls `found` with each set of eliminations (per cell, the
 /// candidates to remove; never empty) until it returns true.
