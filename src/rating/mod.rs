@@ -38,7 +38,7 @@ mod templates;
 pub use closure::placement_rating;
 use techniques::{
     Graded, Search, TECHNIQUES, chain_step, chain_tenths, direct_pointing, direct_step,
-    eliminating, full_house, hidden_subset, nishio_step,
+    eliminating, full_house, hidden_subset, multiple_step, nishio_step,
 };
 
 /// A technique of the SE scale.
@@ -125,6 +125,12 @@ pub enum ChainKind {
     /// goes, comes out both on and off somewhere when the candidate is on, or when it is
     /// off (7.5 and up).
     NishioForcingChain,
+    /// A consequence that every candidate of a cell leads to, by forcing chains (8.0 and
+    /// up).
+    CellForcingChains,
+    /// A consequence that every place of a digit in a box, row or column leads to, by
+    /// forcing chains (8.0 and up).
+    RegionForcingChains,
 }
 
 impl ChainKind {
@@ -135,6 +141,7 @@ impl ChainKind {
             ChainKind::ForcingXChain => 66,
             ChainKind::Cycle | ChainKind::ForcingChain => 70,
             ChainKind::NishioForcingChain => 75,
+            ChainKind::CellForcingChains | ChainKind::RegionForcingChains => 80,
         }
     }
 
@@ -147,6 +154,8 @@ impl ChainKind {
             ChainKind::Cycle => "bidirectional cycle",
             ChainKind::ForcingChain => "forcing chain",
             ChainKind::NishioForcingChain => "Nishio forcing chain",
+            ChainKind::CellForcingChains => "cell forcing chains",
+            ChainKind::RegionForcingChains => "region forcing chains",
         }
     }
 }
@@ -685,9 +694,16 @@ fn eliminating_step<S: Shape>(
             Graded::Nothing => {}
         }
     }
-    // SE tries Nishio forcing chains only when there is no forcing chain or cycle.
+    // SE tries each kind of chain only when the ones before find nothing at all.
     if cap >= ChainKind::NishioForcingChain.base_tenths() {
-        if let Graded::Taken(step) = nishio_step(logic, cap) {
+        match nishio_step(logic, cap) {
+            Graded::Taken(step) => return Some(step),
+            Graded::AboveCap => return None,
+            Graded::Nothing => {}
+        }
+    }
+    if cap >= ChainKind::CellForcingChains.base_tenths() {
+        if let Graded::Taken(step) = multiple_step(logic, cap) {
             return Some(step);
         }
     }

@@ -23,7 +23,7 @@
 
 use super::Graded;
 use crate::logic::Logic;
-use crate::rating::{ChainKind, SeTechnique};
+use crate::rating::ChainKind;
 use crate::shape::Shape;
 
 /// No index.
@@ -56,7 +56,7 @@ pub(in crate::rating) const fn chain_tenths(kind: ChainKind, complexity: usize) 
 
 /// Which links a search follows.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Links {
+pub(super) enum Links {
     X,
     Y,
     Xy,
@@ -107,7 +107,7 @@ struct Best<S: Shape> {
 
 /// The grid the implications follow. Potentials are numbered `N · cell + d` for digit
 /// `d + 1`.
-struct Graph<'a, S: Shape> {
+pub(super) struct Graph<'a, S: Shape> {
     logic: &'a Logic<S>,
     /// For each unit and digit (`N · unit + d`), the cells that allow the digit, in the
     /// unit's order: `N` slots each, of which `counts` are used.
@@ -130,7 +130,7 @@ struct Masks {
 }
 
 impl<'a, S: Shape> Graph<'a, S> {
-    fn new(logic: &'a Logic<S>) -> Self {
+    pub(super) fn new(logic: &'a Logic<S>) -> Self {
         let mut places = vec![0; S::UNITS * S::N * S::N];
         let mut counts = vec![0; S::UNITS * S::N];
         for unit in 0..S::UNITS {
@@ -181,7 +181,7 @@ impl<'a, S: Shape> Graph<'a, S> {
 
     /// The cells of `unit` that allow digit `d + 1`, in the unit's order.
     #[inline]
-    fn places(&self, unit: usize, d: usize) -> &[u16] {
+    pub(super) fn places(&self, unit: usize, d: usize) -> &[u16] {
         let i = S::N * unit + d;
         &self.places[S::N * i..][..usize::from(self.counts[i])]
     }
@@ -190,7 +190,7 @@ impl<'a, S: Shape> Graph<'a, S> {
     /// cell's other digits (with Y-links), then the digit in the box, the rest of the row and
     /// the rest of the column.
     #[inline]
-    fn on_to_off(&self, p: u32, links: Links, mut off: impl FnMut(u32)) {
+    pub(super) fn on_to_off(&self, p: u32, links: Links, mut off: impl FnMut(u32)) {
         let (cell, d) = (p as usize / S::N, p as usize % S::N);
         if links.y() {
             let mut others = self.logic.cand[cell] & !(1 << d);
@@ -218,7 +218,7 @@ impl<'a, S: Shape> Graph<'a, S> {
     /// order: the cell's other digit if it has two (with Y-links), then the digit's other
     /// place in the box, the row and the column, where it has two (with X-links).
     #[inline]
-    fn off_to_on(&self, p: u32, links: Links, mut on: impl FnMut(u32)) {
+    pub(super) fn off_to_on(&self, p: u32, links: Links, mut on: impl FnMut(u32)) {
         let (cell, d) = (p as usize / S::N, p as usize % S::N);
         let cand = self.logic.cand[cell];
         if links.y() && cand.count_ones() == 2 {
@@ -633,16 +633,10 @@ pub(in crate::rating) fn chain_step<S: Shape>(logic: &mut Logic<S>, cap: u32) ->
     let Some(best) = best else {
         return Graded::Nothing;
     };
-    let tenths = (best.difficulty * 10.0).round() as u32;
-    if tenths > cap {
-        return Graded::AboveCap;
-    }
-    for (cell, &bits) in best.removal.as_ref().iter().enumerate() {
-        logic.eliminate(cell, bits);
-    }
-    Graded::Taken(SeTechnique::Chain {
-        tenths,
-        kind: best.kind,
+    Graded::chain(best.difficulty, best.kind, cap, || {
+        for (cell, &bits) in best.removal.as_ref().iter().enumerate() {
+            logic.eliminate(cell, bits);
+        }
     })
 }
 
@@ -710,7 +704,7 @@ fn search_from<S: Shape>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{dug, keeps, thinned};
+    use super::super::testing::{dug, steps_keep, thinned};
     use super::*;
     use crate::attempt::Puzzle;
     use crate::shape::{Nine, Sixteen};
@@ -766,12 +760,7 @@ mod tests {
                     }
                 }
             }
-            for _ in 0..5 {
-                if !matches!(chain_step(&mut logic, u32::MAX), Graded::Taken(_)) {
-                    break;
-                }
-                assert!(keeps(&logic, &solution));
-            }
+            steps_keep(&mut logic, &solution, 5, chain_step);
         }
         found
     }

@@ -11,6 +11,7 @@
 //! - [`chains`]: forcing chains and bidirectional cycles, whose ratings grow with their
 //!   length, tried when every technique of fixed rating has failed;
 //! - [`nishio`]: Nishio forcing chains, tried when there is no forcing chain or cycle;
+//! - [`multiple`]: cell and region forcing chains, tried when there is no Nishio chain;
 //! - [`placements`]: the full house, and the *direct* form of a technique, which keeps no
 //!   elimination but places the hidden single its eliminations leave.
 //!
@@ -19,6 +20,7 @@
 mod chains;
 mod fish;
 mod links;
+mod multiple;
 mod nishio;
 mod placements;
 mod subsets;
@@ -27,12 +29,13 @@ mod testing;
 mod uniqueness;
 mod wings;
 
-use super::SeTechnique;
+use super::{ChainKind, SeTechnique};
 use crate::logic::{Found, Logic, locked};
 use crate::shape::Shape;
 pub(super) use chains::{chain_step, chain_tenths};
 use fish::fish;
 use links::{ThreeLinks, Turbot, empty_rectangle, grouped_turbot, three_links, turbot};
+pub(super) use multiple::multiple_step;
 pub(super) use nishio::nishio_step;
 pub(super) use placements::{direct_pointing, direct_step, direct_steps, full_house};
 pub(super) use subsets::hidden_subset;
@@ -48,6 +51,29 @@ pub(super) enum Graded {
     AboveCap,
     /// No step.
     Nothing,
+}
+
+/// Removes candidate `d + 1` of `cell`, or when it holds, the cell's other candidates.
+fn decide<S: Shape>(logic: &mut Logic<S>, cell: usize, d: usize, holds: bool) {
+    let bits = if holds {
+        logic.cand[cell] & !(1 << d)
+    } else {
+        1 << d
+    };
+    logic.eliminate(cell, bits);
+}
+
+impl Graded {
+    /// The step of a chain of `kind` rated `rating` (SE's value, in floating point): taken
+    /// by `apply` when it is at most `cap` tenths.
+    fn chain(rating: f64, kind: ChainKind, cap: u32, apply: impl FnOnce()) -> Graded {
+        let tenths = (rating * 10.0).round() as u32;
+        if tenths > cap {
+            return Graded::AboveCap;
+        }
+        apply();
+        Graded::Taken(SeTechnique::Chain { tenths, kind })
+    }
 }
 
 /// A search for eliminations: calls `found` with each set of eliminations (per cell, the

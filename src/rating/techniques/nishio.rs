@@ -18,10 +18,10 @@
 //! SE's length steps it passes. SE takes the lowest rated, then the least complex, then the
 //! first found (cells in order, digits up, on before off), and so does [`nishio_step`].
 
-use super::Graded;
 use super::chains::difficulty;
+use super::{Graded, decide};
 use crate::logic::Logic;
-use crate::rating::{ChainKind, SeTechnique};
+use crate::rating::ChainKind;
 use crate::shape::Shape;
 
 /// A potential one search followed: its cell, its state, and its parents (the range
@@ -291,22 +291,12 @@ pub(in crate::rating) fn nishio_step<S: Shape>(logic: &mut Logic<S>, cap: u32) -
     let Some((rating, _, cell, d, holds)) = best else {
         return Graded::Nothing;
     };
-    let tenths = (rating * 10.0).round() as u32;
-    if tenths > cap {
-        return Graded::AboveCap;
-    }
-    let bits = if holds {
-        logic.cand[cell] & !(1 << d)
-    } else {
-        1 << d
-    };
-    logic.eliminate(cell, bits);
-    Graded::Taken(SeTechnique::Chain { tenths, kind })
+    Graded::chain(rating, kind, cap, || decide(logic, cell, d, holds))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{dug, keeps, thinned};
+    use super::super::testing::{dug, steps_keep, thinned};
     use super::*;
     use crate::attempt::Puzzle;
     use crate::shape::{Nine, Sixteen};
@@ -334,12 +324,7 @@ mod tests {
                     }
                 }
             }
-            for _ in 0..5 {
-                if !matches!(nishio_step(&mut logic, u32::MAX), Graded::Taken(_)) {
-                    break;
-                }
-                assert!(keeps(&logic, &solution));
-            }
+            steps_keep(&mut logic, &solution, 5, nishio_step);
         }
         found
     }

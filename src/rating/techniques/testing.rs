@@ -2,6 +2,7 @@
 
 use rand::Rng;
 
+use super::Graded;
 use crate::attempt::{Generator, Puzzle};
 use crate::config::Holes;
 use crate::logic::Logic;
@@ -33,6 +34,22 @@ pub(super) fn thinned<S: Shape>(made: &Puzzle<S>, rng: &mut impl Rng) -> (Logic<
 }
 
 /// Every open cell still allows its digit of the solution.
-pub(super) fn keeps<S: Shape>(logic: &Logic<S>, solution: &S::Cells<u32>) -> bool {
+fn keeps<S: Shape>(logic: &Logic<S>, solution: &S::Cells<u32>) -> bool {
     (0..S::CELLS).all(|cell| logic.value[cell] != 0 || logic.cand[cell] & solution[cell] != 0)
+}
+
+/// Takes up to `steps` steps of `step` in a row (uncapped), checking after each that every
+/// open cell still allows its digit of the solution.
+pub(super) fn steps_keep<S: Shape>(
+    logic: &mut Logic<S>,
+    solution: &S::Cells<u32>,
+    steps: usize,
+    step: fn(&mut Logic<S>, u32) -> Graded,
+) {
+    for _ in 0..steps {
+        if !matches!(step(logic, u32::MAX), Graded::Taken(_)) {
+            break;
+        }
+        assert!(keeps(logic, solution));
+    }
 }
