@@ -59,9 +59,9 @@ pub enum Command {
     /// Solves step by step, always with the easiest technique that applies (singles, direct
     /// locking and hidden sets, locking, naked and hidden sets, X-Wing, Swordfish, Jellyfish,
     /// turbot fish, XY-, XYZ-, WXYZ- and VWXYZ-Wing, empty and unique rectangles, chains of
-    /// three strong links, BUG, then SE's forcing chains and bidirectional cycles, rated 6.5
-    /// and up by their kind and length), and rates the puzzle by its hardest step on the SE
-    /// scale.
+    /// three strong links, BUG, then SE's forcing chains and bidirectional cycles, Nishio
+    /// forcing chains and cell and region forcing chains, rated 6.5, 7.5 and 8.0 and up by
+    /// their kind and length), and rates the puzzle by its hardest step on the SE scale.
     /// Levels: easy < 1.5 ≤ medium < 2.5 ≤ hard < 5.0 ≤ diabolical.
     /// Writes CSV: puzzle,rating,level,qqwing_level,hardest_technique,steps, in input order.
     Rate(RateArgs),
@@ -93,7 +93,7 @@ pub struct GenerationArgs {
     pub difficulty: Option<Level>,
     /// Keep only puzzles rated at least this on the SE scale (e.g. 2.6). At most 9.6, the
     /// highest rating `rate` can give (a forcing chain through every candidate of a 25×25
-    /// grid); on the 1,680 graded 9×9 puzzles of the shared data, it gives at most 7.4.
+    /// grid); on the 1,680 graded 9×9 puzzles of the shared data, it gives at most 8.5.
     #[arg(long, value_name = "R", value_parser = parse_rating)]
     pub min_rating: Option<u32>,
     /// Keep only puzzles rated at most this on the SE scale (e.g. 4.4). At least 1.0 (a full
