@@ -91,9 +91,10 @@ pub struct GenerationArgs {
     /// banks come fastest at about 55.
     #[arg(long, value_name = "LEVEL", conflicts_with_all = ["min_rating", "max_rating"])]
     pub difficulty: Option<Level>,
-    /// Keep only puzzles rated at least this on the SE scale (e.g. 2.6). At most 9.6, the
-    /// highest rating `rate` can give (a forcing chain through every candidate of a 25×25
-    /// grid); on the 1,680 graded 9×9 puzzles of the shared data, it gives at most 8.5.
+    /// Keep only puzzles rated at least this on the SE scale (e.g. 2.6). At most 11.5, the
+    /// highest rating `rate` can give (a cell forcing chain of a 25×25 grid whose every
+    /// candidate leads through every other); on the 1,680 graded 9×9 puzzles of the shared
+    /// data, it gives at most 8.5.
     #[arg(long, value_name = "R", value_parser = parse_rating)]
     pub min_rating: Option<u32>,
     /// Keep only puzzles rated at most this on the SE scale (e.g. 4.4). At least 1.0 (a full

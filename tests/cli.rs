@@ -1034,7 +1034,10 @@ fn difficulty_banks_keep_their_band() {
             vec!["--min-rating", "3", "--max-rating", "2"],
             "--min-rating is above",
         ),
-        (vec!["--min-rating", "9.7"], "above 9.6, the highest rating"),
+        (
+            vec!["--min-rating", "11.6"],
+            "above 11.5, the highest rating",
+        ),
         (vec!["--max-rating", "0.9"], "below 1.0, the lowest rating"),
         (vec!["--difficulty", "tricky"], "not a level"),
     ] {

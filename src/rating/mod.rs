@@ -368,11 +368,10 @@ impl fmt::Display for Band {
 /// The rating reported for a puzzle the techniques do not finish, at least: 5.0.
 const UNFINISHED_TENTHS: u32 = 50;
 
-/// The highest rating the rater can give, in tenths: a forcing chain (7.0) through every
-/// potential (each candidate on and off) of a 25×25 grid, rated by its length (a Nishio
-/// chain, of one digit, stays below it). A band that
-/// starts above this keeps no puzzle.
-pub const HIGHEST_TENTHS: u32 = chain_tenths(ChainKind::ForcingChain, 2 * 25 * 25 * 25);
+/// The highest rating the rater can give, in tenths: a cell forcing chain (8.0) of a 25×25
+/// grid whose 25 candidates each lead through every potential (each candidate on and off)
+/// of the grid, rated by its complexity. A band that starts above this keeps no puzzle.
+pub const HIGHEST_TENTHS: u32 = chain_tenths(ChainKind::CellForcingChains, 25 * (2 * 25 * 25 * 25));
 
 /// A rated puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -841,8 +840,10 @@ mod tests {
         assert_eq!(fixed, Some(SeTechnique::VwxyzWingOfThree.tenths()));
         assert!(ChainKind::XCycle.base_tenths() > fixed.unwrap());
         // SE's length steps go 4, 6, 8, 12, 16, 24, …, 16,384, 24,576, 32,768: a chain of
-        // 31,250 potentials (31,248 links) passes 26 of them.
-        assert_eq!(HIGHEST_TENTHS, 70 + 26);
+        // 31,250 potentials (all of a 25×25 grid) passes 26 of them, and 25 such chains
+        // (781,250) pass 35 (…, 393,216, 524,288).
+        assert_eq!(chain_tenths(ChainKind::ForcingChain, 31_250), 70 + 26);
+        assert_eq!(HIGHEST_TENTHS, 80 + 35);
         // A Nishio chain's two sides count at most every potential of one digit each.
         assert!(chain_tenths(ChainKind::NishioForcingChain, 2 * 2 * 25 * 25) < HIGHEST_TENTHS);
     }

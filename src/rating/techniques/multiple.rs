@@ -140,6 +140,21 @@ fn common<S: Shape>(
     }
 }
 
+/// The outcomes of `potentials` taken on, each followed the first time it is asked for.
+fn outcomes_of<'o, S: Shape>(
+    graph: &Graph<'_, S>,
+    outcomes: &'o mut [Option<Outcome>],
+    potentials: impl Iterator<Item = usize> + Clone,
+) -> Vec<&'o Outcome> {
+    for p in potentials.clone() {
+        if outcomes[p].is_none() {
+            outcomes[p] = Some(Outcome::follow(graph, p as u32));
+        }
+    }
+    let outcomes = &*outcomes;
+    potentials.map(|p| outcomes[p].as_ref().unwrap()).collect()
+}
+
 /// Takes SE's next cell or region forcing chain, if its rating is at most `cap` tenths:
 /// removes what it proves and returns its technique. Nothing is removed when the one SE
 /// would take is rated above `cap`.
@@ -154,23 +169,15 @@ pub(in crate::rating) fn multiple_step<S: Shape>(logic: &mut Logic<S>, cap: u32)
                 continue;
             }
             let digits = (0..S::N).filter(|&d| cand >> d & 1 != 0);
+            let [row, col, boxed] = S::units_of(cell);
             for d in digits.clone() {
-                let [row, col, boxed] = S::units_of(cell);
                 for unit in [boxed, row, col] {
                     let places = graph.places(unit, d);
                     if places.len() < 2 || usize::from(places[0]) != cell {
                         continue;
                     }
-                    for &place in places {
-                        let p = S::N * usize::from(place) + d;
-                        if outcomes[p].is_none() {
-                            outcomes[p] = Some(Outcome::follow(&graph, p as u32));
-                        }
-                    }
-                    let sources: Vec<&Outcome> = places
-                        .iter()
-                        .map(|&place| outcomes[S::N * usize::from(place) + d].as_ref().unwrap())
-                        .collect();
+                    let potentials = places.iter().map(|&place| S::N * usize::from(place) + d);
+                    let sources = outcomes_of(&graph, &mut outcomes, potentials);
                     common(
                         logic,
                         &sources,
@@ -180,15 +187,7 @@ pub(in crate::rating) fn multiple_step<S: Shape>(logic: &mut Logic<S>, cap: u32)
                     );
                 }
             }
-            for d in digits.clone() {
-                let p = S::N * cell + d;
-                if outcomes[p].is_none() {
-                    outcomes[p] = Some(Outcome::follow(&graph, p as u32));
-                }
-            }
-            let sources: Vec<&Outcome> = digits
-                .map(|d| outcomes[S::N * cell + d].as_ref().unwrap())
-                .collect();
+            let sources = outcomes_of(&graph, &mut outcomes, digits.map(|d| S::N * cell + d));
             common(logic, &sources, ChainKind::CellForcingChains, 5, &mut best);
         }
         best

@@ -225,18 +225,23 @@ impl Search {
     /// The complexity of a clash: the potentials among the ancestors of its on potential,
     /// itself included, and among those of its off potential, added.
     fn complexity(&mut self, clash: Clash) -> usize {
+        const NO_PARENTS: (u32, u32) = (0, 0);
         let (on, off) = match clash {
-            Clash::Off { on, by } => (self.ancestors(&[on]), 1 + self.ancestors(&[by])),
-            Clash::On { off, parents } => {
-                let parents = self.parents[parents.0 as usize..parents.1 as usize].to_vec();
-                (1 + self.ancestors(&parents), self.ancestors(&[off]))
-            }
+            Clash::Off { on, by } => (
+                self.ancestors(Some(on), NO_PARENTS),
+                1 + self.ancestors(Some(by), NO_PARENTS),
+            ),
+            Clash::On { off, parents } => (
+                1 + self.ancestors(None, parents),
+                self.ancestors(Some(off), NO_PARENTS),
+            ),
         };
         on + off
     }
 
-    /// How many potentials `from` and their ancestors make, each once.
-    fn ancestors(&mut self, from: &[u32]) -> usize {
+    /// How many potentials `potential` (if any), the parents `parents.0..parents.1` and
+    /// their ancestors make, each once.
+    fn ancestors(&mut self, potential: Option<u32>, parents: (u32, u32)) -> usize {
         if self.seen.len() < self.potentials.len() {
             self.seen.resize(self.potentials.len(), 0);
         }
@@ -244,7 +249,9 @@ impl Search {
         let mark = self.mark;
         let mut count = 0;
         self.stack.clear();
-        self.stack.extend_from_slice(from);
+        self.stack.extend(potential);
+        self.stack
+            .extend_from_slice(&self.parents[parents.0 as usize..parents.1 as usize]);
         while let Some(p) = self.stack.pop() {
             if self.seen[p as usize] == mark {
                 continue;
@@ -261,8 +268,8 @@ impl Search {
 
 /// Takes SE's next Nishio forcing chain, if its rating is at most `cap` tenths: removes
 /// the candidate it proves false, or the other candidates of the cell it proves true, and
-/// returns its technique. `None` when there is none, or when the one SE would take is
-/// rated above `cap` (nothing is removed then).
+/// returns its technique. Nothing is removed when the one SE would take is rated above
+/// `cap`.
 pub(in crate::rating) fn nishio_step<S: Shape>(logic: &mut Logic<S>, cap: u32) -> Graded {
     let kind = ChainKind::NishioForcingChain;
     let mut search = Search::new(S::CELLS);
