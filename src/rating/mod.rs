@@ -12,10 +12,12 @@
 //! of three strong links 5.4–5.6, WXYZ-Wing 5.5–5.6, BUG 5.6–6.2 (type 3 5.8 and up),
 //! VWXYZ-Wing 6.2–6.4; then SE's forcing chains and bidirectional cycles, found and rated as
 //! SE does (X- and Y-cycles 6.5, forcing X-chains 6.6, either with both kinds of link 7.0,
-//! each plus a tenth for each length it passes of 4, 6, 8, 12, 16, 24, … links). A puzzle
-//! none of them finishes is marked unfinished and reported at 5.0 (or its hardest step, if
-//! higher): it needs techniques this rater does not have (SE's aligned exclusion, Nishio,
-//! multiple and dynamic forcing chains, unique loops of six cells or more, …), almost all
+//! each plus a tenth for each length it passes of 4, 6, 8, 12, 16, 24, … links); when none
+//! applies, SE's Nishio forcing chains (7.5 and up), and when none of those applies, its
+//! cell and region forcing chains (8.0 and up), each rated by its complexity as SE counts
+//! it. A puzzle none of them finishes is marked unfinished and reported at 5.0 (or its
+//! hardest step, if higher): it needs techniques this rater does not have (SE's aligned
+//! exclusion, dynamic forcing chains, unique loops of six cells or more, …), almost all
 //! rated 5.0 or more in SE.
 //!
 //! Levels follow the Sudoku Exchange bank: easy < 1.5 ≤ medium < 2.5 ≤ hard < 5.0 ≤
@@ -99,7 +101,8 @@ pub enum SeTechnique {
     BugType3Six,
     VwxyzWing,
     VwxyzWingOfThree,
-    /// A forcing chain or bidirectional cycle, rated by its kind and its length.
+    /// A forcing chain, bidirectional cycle, Nishio chain or cell or region forcing chain,
+    /// rated by its kind and its length.
     Chain {
         /// Its rating, in tenths.
         tenths: u32,
@@ -108,7 +111,8 @@ pub enum SeTechnique {
     },
 }
 
-/// The kinds of SE's forcing chains and bidirectional cycles.
+/// The kinds of SE's chains: forcing chains and bidirectional cycles, Nishio chains, and cell
+/// and region forcing chains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ChainKind {
     /// A cycle of one digit, through its strong and weak links (6.5 and up).
