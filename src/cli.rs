@@ -60,8 +60,9 @@ pub enum Command {
     /// locking and hidden sets, locking, naked and hidden sets, X-Wing, Swordfish, Jellyfish,
     /// turbot fish, XY-, XYZ-, WXYZ- and VWXYZ-Wing, empty and unique rectangles, chains of
     /// three strong links, BUG, then SE's forcing chains and bidirectional cycles, Nishio
-    /// forcing chains and cell and region forcing chains, rated 6.5, 7.5 and 8.0 and up by
-    /// their kind and length), and rates the puzzle by its hardest step on the SE scale.
+    /// forcing chains, cell and region forcing chains and dynamic forcing chains, rated 6.5,
+    /// 7.5, 8.0 and 8.5 and up by their kind and length), and rates the puzzle by its
+    /// hardest step on the SE scale.
     /// Levels: easy < 1.5 ≤ medium < 2.5 ≤ hard < 5.0 ≤ diabolical.
     /// Writes CSV: puzzle,rating,level,qqwing_level,hardest_technique,steps, in input order.
     Rate(RateArgs),
@@ -91,10 +92,10 @@ pub struct GenerationArgs {
     /// banks come fastest at about 55.
     #[arg(long, value_name = "LEVEL", conflicts_with_all = ["min_rating", "max_rating"])]
     pub difficulty: Option<Level>,
-    /// Keep only puzzles rated at least this on the SE scale (e.g. 2.6). At most 11.5, the
-    /// highest rating `rate` can give (a cell forcing chain of a 25×25 grid whose every
-    /// candidate leads through every other); on the 1,680 graded 9×9 puzzles of the shared
-    /// data, it gives at most 8.5.
+    /// Keep only puzzles rated at least this on the SE scale (e.g. 2.6). At most 12.0, the
+    /// highest rating `rate` can give (a dynamic cell forcing chain of a 25×25 grid whose
+    /// every candidate leads through every other); on the 1,680 graded 9×9 puzzles of the
+    /// shared data, it gives at most 9.1.
     #[arg(long, value_name = "R", value_parser = parse_rating)]
     pub min_rating: Option<u32>,
     /// Keep only puzzles rated at most this on the SE scale (e.g. 4.4). At least 1.0 (a full

@@ -74,7 +74,7 @@ pub enum ConfigError {
     EmptyBand,
     /// `--min-rating` above the highest rating the rater gives.
     #[error(
-        "--min-rating {min} is above {highest}, the highest rating `rate` can give (a cell forcing chain of a 25×25 grid whose every candidate leads through every other): no puzzle can be kept"
+        "--min-rating {min} is above {highest}, the highest rating `rate` can give (a dynamic cell forcing chain of a 25×25 grid whose every candidate leads through every other): no puzzle can be kept"
     )]
     BandAboveRater {
         /// The lowest rating asked for.

@@ -1035,8 +1035,8 @@ fn difficulty_banks_keep_their_band() {
             "--min-rating is above",
         ),
         (
-            vec!["--min-rating", "11.6"],
-            "above 11.5, the highest rating",
+            vec!["--min-rating", "12.1"],
+            "above 12.0, the highest rating",
         ),
         (vec!["--max-rating", "0.9"], "below 1.0, the lowest rating"),
         (vec!["--difficulty", "tricky"], "not a level"),

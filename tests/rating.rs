@@ -146,9 +146,9 @@ fn se_levels_agree_with_sukaku_explainer() {
     );
     // What the rater reaches today: every easy, medium and diabolical puzzle in its bucket,
     // 321 of the 322 hard ones (99.7%), the published ER itself for 1,185 of the 1,200 and
-    // for 463 of the 480 Sudoku Exchange puzzles (all rated 5.4 or more). Before the rater
-    // took SE's forcing chains and cycles: 1,093 and 157; before its Nishio, cell and region
-    // forcing chains, 1,168 and 435.
+    // for 466 of the 480 Sudoku Exchange puzzles (all rated 5.4 or more). Before the rater
+    // took SE's forcing chains and cycles: 1,093 and 157; before its Nishio, cell, region
+    // and dynamic forcing chains, 1,168 and 435.
     assert_eq!(matrix[0][0], 81, "easy");
     assert_eq!(matrix[1][1], 654, "medium");
     assert!(matrix[2][2] >= 321, "hard: {:?}", matrix[2]);
@@ -157,20 +157,21 @@ fn se_levels_agree_with_sukaku_explainer() {
     assert!(r >= 0.99, "correlation {r}");
     assert!(exact >= 1185, "same ER for {exact} of 1,200");
     assert!(
-        diabolical_exact >= 463,
+        diabolical_exact >= 466,
         "same ER for {diabolical_exact} of 480"
     );
 }
 
-/// Puzzles of the shared sets whose hardest step SE finds is a Nishio forcing chain, or a
-/// cell or region forcing chain, with the ER it gives them: the rater takes the same chains.
+/// Puzzles of the shared sets whose hardest step SE finds is a Nishio forcing chain, a cell
+/// or region forcing chain or a dynamic forcing chain, with the ER it gives them: the rater
+/// takes the same chains.
 #[test]
 fn chains_past_forcing_chains_rate_as_sukaku_explainer() {
     use sudoku_bank::rating::ChainKind::{
-        CellForcingChains, NishioForcingChain, RegionForcingChains,
+        CellForcingChains, DynamicForcingChains, NishioForcingChain, RegionForcingChains,
     };
     use sudoku_bank::rating::SeTechnique;
-    // From se_rated_qqwing.txt, but the fourth, from sudoku_exchange_diabolical.txt.
+    // From se_rated_qqwing.txt, but the fourth and the last three.
     for (puzzle, er, kind) in [
         (
             "......3.6.....5...8.....1...8...9..75.36.291.1.....6.23.6...7.59..3.62...1.......",
@@ -211,6 +212,21 @@ fn chains_past_forcing_chains_rate_as_sukaku_explainer() {
             "..7....51.3....8...5....79.3.9.475...............864.9..4....78...1......68..3...",
             84,
             CellForcingChains,
+        ),
+        (
+            "7...4...6...759...9..8.1..3...524....3.....2.4.......75.1...2.8.8.....1.2.9...3.4",
+            89,
+            DynamicForcingChains,
+        ),
+        (
+            "..64.15..3..5.9..1....3....2.5...7.3.3..4..2.67.....58.6.9.7.8.....5......23.49..",
+            91,
+            DynamicForcingChains,
+        ),
+        (
+            "7.....6...18..3..7..2.8......94....6.4..9..2.1....87......4.9..8..5..13...4.....8",
+            89,
+            DynamicForcingChains,
         ),
     ] {
         let rating = rate(&Grid::<Nine>::parse(puzzle).unwrap()).unwrap();
@@ -327,7 +343,7 @@ fn ratings_are_the_stepwise_paths() {
     let [unfinished, finished] = check(&puzzles);
     eprintln!("9×9: {finished} finished, {unfinished} not");
     assert!(
-        finished > 2000 && unfinished > 200,
+        finished > 2000 && unfinished > 150,
         "{finished}, {unfinished}"
     );
     assert!(check(&dug::<sudoku_bank::Four>(10, 100))[1] > 0);

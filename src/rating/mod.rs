@@ -15,9 +15,10 @@
 //! each plus a tenth for each length it passes of 4, 6, 8, 12, 16, 24, … links); when none
 //! applies, SE's Nishio forcing chains (7.5 and up), and when none of those applies, its
 //! cell and region forcing chains (8.0 and up), each rated by its complexity as SE counts
-//! it. A puzzle none of them finishes is marked unfinished and reported at 5.0 (or its
-//! hardest step, if higher): it needs techniques this rater does not have (SE's aligned
-//! exclusion, dynamic forcing chains, unique loops of six cells or more, …), almost all
+//! it, and when none of those applies, its dynamic forcing chains (8.5 and up). A puzzle
+//! none of them finishes is marked unfinished and reported at 5.0 (or its hardest step, if
+//! higher): it needs techniques this rater does not have (SE's aligned exclusion, dynamic
+//! chains nested with other techniques, unique loops of six cells or more, …), almost all
 //! rated 5.0 or more in SE.
 //!
 //! Levels follow the Sudoku Exchange bank: easy < 1.5 ≤ medium < 2.5 ≤ hard < 5.0 ≤
@@ -40,7 +41,7 @@ mod templates;
 pub use closure::placement_rating;
 use techniques::{
     Graded, Search, TECHNIQUES, chain_step, chain_tenths, direct_pointing, direct_step,
-    eliminating, full_house, hidden_subset, multiple_step, nishio_step,
+    dynamic_step, eliminating, full_house, hidden_subset, multiple_step, nishio_step,
 };
 
 /// A technique of the SE scale.
@@ -101,8 +102,8 @@ pub enum SeTechnique {
     BugType3Six,
     VwxyzWing,
     VwxyzWingOfThree,
-    /// A forcing chain, bidirectional cycle, Nishio chain or cell or region forcing chain,
-    /// rated by its kind and its length.
+    /// A forcing chain, bidirectional cycle, Nishio chain, cell or region forcing chain or
+    /// dynamic forcing chain, rated by its kind and its length.
     Chain {
         /// Its rating, in tenths.
         tenths: u32,
@@ -111,8 +112,8 @@ pub enum SeTechnique {
     },
 }
 
-/// The kinds of SE's chains: forcing chains and bidirectional cycles, Nishio chains, and cell
-/// and region forcing chains.
+/// The kinds of SE's chains: forcing chains and bidirectional cycles, Nishio chains, cell
+/// and region forcing chains, and dynamic forcing chains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ChainKind {
     /// A cycle of one digit, through its strong and weak links (6.5 and up).
@@ -135,6 +136,11 @@ pub enum ChainKind {
     /// A consequence that every place of a digit in a box, row or column leads to, by
     /// forcing chains (8.0 and up).
     RegionForcingChains,
+    /// A consequence of a candidate followed dynamically, each candidate it turns off
+    /// taken out of the grid as it goes: a clash, what the candidate on and off both lead
+    /// to, or what every candidate of a cell or every place of a digit in a unit leads to
+    /// (8.5 and up).
+    DynamicForcingChains,
 }
 
 impl ChainKind {
@@ -146,6 +152,7 @@ impl ChainKind {
             ChainKind::Cycle | ChainKind::ForcingChain => 70,
             ChainKind::NishioForcingChain => 75,
             ChainKind::CellForcingChains | ChainKind::RegionForcingChains => 80,
+            ChainKind::DynamicForcingChains => 85,
         }
     }
 
@@ -160,6 +167,7 @@ impl ChainKind {
             ChainKind::NishioForcingChain => "Nishio forcing chain",
             ChainKind::CellForcingChains => "cell forcing chains",
             ChainKind::RegionForcingChains => "region forcing chains",
+            ChainKind::DynamicForcingChains => "dynamic forcing chains",
         }
     }
 }
@@ -372,10 +380,12 @@ impl fmt::Display for Band {
 /// The rating reported for a puzzle the techniques do not finish, at least: 5.0.
 const UNFINISHED_TENTHS: u32 = 50;
 
-/// The highest rating the rater can give, in tenths: a cell forcing chain (8.0) of a 25×25
-/// grid whose 25 candidates each lead through every potential (each candidate on and off)
-/// of the grid, rated by its complexity. A band that starts above this keeps no puzzle.
-pub const HIGHEST_TENTHS: u32 = chain_tenths(ChainKind::CellForcingChains, 25 * (2 * 25 * 25 * 25));
+/// The highest rating the rater can give, in tenths: a dynamic cell forcing chain (8.5) of
+/// a 25×25 grid whose 25 candidates each lead through every potential (each candidate on
+/// and off) of the grid, rated by its complexity. A band that starts above this keeps no
+/// puzzle.
+pub const HIGHEST_TENTHS: u32 =
+    chain_tenths(ChainKind::DynamicForcingChains, 25 * (2 * 25 * 25 * 25));
 
 /// A rated puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -706,7 +716,14 @@ fn eliminating_step<S: Shape>(
         }
     }
     if cap >= ChainKind::CellForcingChains.base_tenths() {
-        if let Graded::Taken(step) = multiple_step(logic, cap) {
+        match multiple_step(logic, cap) {
+            Graded::Taken(step) => return Some(step),
+            Graded::AboveCap => return None,
+            Graded::Nothing => {}
+        }
+    }
+    if cap >= ChainKind::DynamicForcingChains.base_tenths() {
+        if let Graded::Taken(step) = dynamic_step(logic, cap) {
             return Some(step);
         }
     }
@@ -847,7 +864,7 @@ mod tests {
         // 31,250 potentials (all of a 25×25 grid) passes 26 of them, and 25 such chains
         // (781,250) pass 35 (…, 393,216, 524,288).
         assert_eq!(chain_tenths(ChainKind::ForcingChain, 31_250), 70 + 26);
-        assert_eq!(HIGHEST_TENTHS, 80 + 35);
+        assert_eq!(HIGHEST_TENTHS, 85 + 35);
         // A Nishio chain's two sides count at most every potential of one digit each.
         assert!(chain_tenths(ChainKind::NishioForcingChain, 2 * 2 * 25 * 25) < HIGHEST_TENTHS);
     }

@@ -12,12 +12,14 @@
 //!   length, tried when every technique of fixed rating has failed;
 //! - [`nishio`]: Nishio forcing chains, tried when there is no forcing chain or cycle;
 //! - [`multiple`]: cell and region forcing chains, tried when there is no Nishio chain;
+//! - [`dynamic`]: dynamic forcing chains, tried when there is no cell or region chain;
 //! - [`placements`]: the full house, and the *direct* form of a technique, which keeps no
 //!   elimination but places the hidden single its eliminations leave.
 //!
 //! [`eliminating`] lists them in the order the rater tries them.
 
 mod chains;
+mod dynamic;
 mod fish;
 mod links;
 mod multiple;
@@ -33,6 +35,7 @@ use super::{ChainKind, SeTechnique};
 use crate::logic::{Found, Logic, locked};
 use crate::shape::Shape;
 pub(super) use chains::{chain_step, chain_tenths};
+pub(super) use dynamic::dynamic_step;
 use fish::fish;
 use links::{ThreeLinks, Turbot, empty_rectangle, grouped_turbot, three_links, turbot};
 pub(super) use multiple::multiple_step;
@@ -53,14 +56,67 @@ pub(super) enum Graded {
     Nothing,
 }
 
-/// Removes candidate `d + 1` of `cell`, or when it holds, the cell's other candidates.
-fn decide<S: Shape>(logic: &mut Logic<S>, cell: usize, d: usize, holds: bool) {
-    let bits = if holds {
-        logic.cand[cell] & !(1 << d)
-    } else {
-        1 << d
-    };
-    logic.eliminate(cell, bits);
+/// The best chain so far that settles one candidate, in SE's order: by rating, then
+/// complexity, then sort key, then the first found.
+struct Settling {
+    /// SE's rating, in floating point.
+    difficulty: f64,
+    complexity: usize,
+    key: u8,
+    kind: ChainKind,
+    /// The candidate (`N · cell + d`), and whether it holds (else it is false).
+    target: u32,
+    holds: bool,
+}
+
+impl Settling {
+    /// Keeps in `best` a chain of `kind` that settles `target`, if it comes before it and
+    /// removes something (a candidate that holds removes its cell's others).
+    fn offer<S: Shape>(
+        best: &mut Option<Settling>,
+        logic: &Logic<S>,
+        kind: ChainKind,
+        target: u32,
+        holds: bool,
+        complexity: usize,
+        key: u8,
+    ) {
+        let (cell, d) = (target as usize / S::N, target as usize % S::N);
+        if holds && logic.cand[cell] & !(1 << d) == 0 {
+            return;
+        }
+        let difficulty = chains::difficulty(kind.base_tenths(), complexity);
+        let before = best
+            .as_ref()
+            .is_none_or(|b| (difficulty, complexity, key) < (b.difficulty, b.complexity, b.key));
+        if before {
+            *best = Some(Settling {
+                difficulty,
+                complexity,
+                key,
+                kind,
+                target,
+                holds,
+            });
+        }
+    }
+
+    /// Takes the step when it is rated at most `cap` tenths: removes the candidate, or when
+    /// it holds, its cell's other candidates.
+    fn take<S: Shape>(best: Option<Settling>, logic: &mut Logic<S>, cap: u32) -> Graded {
+        let Some(best) = best else {
+            return Graded::Nothing;
+        };
+        let (cell, d) = (best.target as usize / S::N, best.target as usize % S::N);
+        Graded::chain(best.difficulty, best.kind, cap, || {
+            let bits = if best.holds {
+                logic.cand[cell] & !(1 << d)
+            } else {
+                1 << d
+            };
+            logic.eliminate(cell, bits);
+        })
+    }
 }
 
 impl Graded {

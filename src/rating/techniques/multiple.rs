@@ -17,8 +17,8 @@
 //! cell's chain found them), then the cell's (in the order its first candidate's chain
 //! found them).
 
-use super::chains::{Graph, Links, difficulty};
-use super::{Graded, decide};
+use super::chains::{Graph, Links};
+use super::{Graded, Settling};
 use crate::logic::Logic;
 use crate::rating::ChainKind;
 use crate::shape::Shape;
@@ -82,17 +82,6 @@ impl Outcome {
     }
 }
 
-/// The best hint so far, in SE's order.
-struct Best {
-    difficulty: f64,
-    complexity: u32,
-    key: u8,
-    kind: ChainKind,
-    /// The consequence, and whether it is on.
-    target: u32,
-    on: bool,
-}
-
 /// The hints every outcome of `sources` leads to, in the order `sources[0]`'s found them:
 /// keeps in `best` each that comes before it.
 fn common<S: Shape>(
@@ -100,41 +89,15 @@ fn common<S: Shape>(
     sources: &[&Outcome],
     kind: ChainKind,
     key: u8,
-    best: &mut Option<Best>,
+    best: &mut Option<Settling>,
 ) {
     for on in [true, false] {
         let state = usize::from(on);
         for &target in &sources[0].found[state] {
-            let mut complexity = 0;
-            for outcome in sources {
-                let length = outcome.length[state][target as usize];
-                if length == 0 {
-                    complexity = 0;
-                    break;
-                }
-                complexity += length;
-            }
-            if complexity == 0 {
-                continue;
-            }
-            let (cell, d) = (target as usize / S::N, target as usize % S::N);
-            // A consequence on removes the cell's other candidates, when it has any.
-            if on && logic.cand[cell] & !(1 << d) == 0 {
-                continue;
-            }
-            let rating = difficulty(kind.base_tenths(), complexity as usize);
-            let before = best
-                .as_ref()
-                .is_none_or(|b| (rating, complexity, key) < (b.difficulty, b.complexity, b.key));
-            if before {
-                *best = Some(Best {
-                    difficulty: rating,
-                    complexity,
-                    key,
-                    kind,
-                    target,
-                    on,
-                });
+            let lengths = sources.iter().map(|o| o.length[state][target as usize]);
+            if lengths.clone().all(|length| length != 0) {
+                let complexity = lengths.sum::<u32>() as usize;
+                Settling::offer(best, logic, kind, target, on, complexity, key);
             }
         }
     }
@@ -192,13 +155,7 @@ pub(in crate::rating) fn multiple_step<S: Shape>(logic: &mut Logic<S>, cap: u32)
         }
         best
     };
-    let Some(best) = best else {
-        return Graded::Nothing;
-    };
-    let (cell, d) = (best.target as usize / S::N, best.target as usize % S::N);
-    Graded::chain(best.difficulty, best.kind, cap, || {
-        decide(logic, cell, d, best.on)
-    })
+    Settling::take(best, logic, cap)
 }
 
 #[cfg(test)]

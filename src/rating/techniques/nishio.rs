@@ -18,8 +18,7 @@
 //! SE's length steps it passes. SE takes the lowest rated, then the least complex, then the
 //! first found (cells in order, digits up, on before off), and so does [`nishio_step`].
 
-use super::chains::difficulty;
-use super::{Graded, decide};
+use super::{Graded, Settling};
 use crate::logic::Logic;
 use crate::rating::ChainKind;
 use crate::shape::Shape;
@@ -273,8 +272,7 @@ impl Search {
 pub(in crate::rating) fn nishio_step<S: Shape>(logic: &mut Logic<S>, cap: u32) -> Graded {
     let kind = ChainKind::NishioForcingChain;
     let mut search = Search::new(S::CELLS);
-    // The best so far: its rating, its complexity, and its cell, digit and proven state.
-    let mut best: Option<(f64, usize, usize, usize, bool)> = None;
+    let mut best = None;
     for cell in 0..S::CELLS {
         let cand = logic.cand[cell];
         if cand.count_ones() < 2 {
@@ -285,20 +283,14 @@ pub(in crate::rating) fn nishio_step<S: Shape>(logic: &mut Logic<S>, cap: u32) -
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
             for on in [true, false] {
-                let Some(complexity) = search.run(logic, cell, d, on) else {
-                    continue;
-                };
-                let rating = difficulty(kind.base_tenths(), complexity);
-                if best.is_none_or(|(r, c, ..)| (rating, complexity) < (r, c)) {
-                    best = Some((rating, complexity, cell, d, !on));
+                if let Some(complexity) = search.run(logic, cell, d, on) {
+                    let target = (S::N * cell + d) as u32;
+                    Settling::offer(&mut best, logic, kind, target, !on, complexity, 7);
                 }
             }
         }
     }
-    let Some((rating, _, cell, d, holds)) = best else {
-        return Graded::Nothing;
-    };
-    Graded::chain(rating, kind, cap, || decide(logic, cell, d, holds))
+    Settling::take(best, logic, cap)
 }
 
 #[cfg(test)]
