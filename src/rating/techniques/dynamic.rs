@@ -94,15 +94,15 @@ impl Outcome {
                     }
                 }
                 for q in offs {
-                    let from = outcome.parents.len() as u32;
                     if outcome.at[1][q] != NONE {
-                        outcome.parents.push(i);
+                        // The new off potential counts itself and what turned it off.
                         let on_side = outcome.ancestors(Some(outcome.at[1][q]), (0, 0));
                         let off_side = 1 + outcome.ancestors(Some(i), (0, 0));
                         outcome.clash = Some(on_side + off_side);
                         return outcome;
                     }
                     if outcome.at[0][q] == NONE {
+                        let from = outcome.parents.len() as u32;
                         outcome.parents.push(i);
                         let k = outcome.keep(q as u32, false, (from, from + 1));
                         queue[0].push(k);
@@ -265,12 +265,8 @@ pub(in crate::rating) fn dynamic_step<S: Shape>(logic: &mut Logic<S>, cap: u32) 
                 }
                 if count >= 3 {
                     for state in [1, 0] {
-                        for k in 0..on.potentials.len() {
-                            let potential = on.potentials[k];
-                            if potential.on != (state == 1) {
-                                continue;
-                            }
-                            let p = potential.p;
+                        let kept = on.potentials.iter().filter(|k| usize::from(k.on) == state);
+                        for &Potential { p, .. } in kept {
                             if let Some(from_off) = off.length(state, p) {
                                 let from_on = on.length(state, p).unwrap();
                                 offer(logic, &mut best, p, state == 1, from_on + from_off, 1);
@@ -282,7 +278,7 @@ pub(in crate::rating) fn dynamic_step<S: Shape>(logic: &mut Logic<S>, cap: u32) 
                     let places: Vec<usize> = S::unit(unit)
                         .iter()
                         .map(|&c| usize::from(c))
-                        .filter(|&c| cand >> d & 1 != 0 && logic.cand[c] >> d & 1 != 0)
+                        .filter(|&c| logic.cand[c] >> d & 1 != 0)
                         .collect();
                     if places.len() < 2 || places[0] != cell {
                         continue;
