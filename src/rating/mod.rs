@@ -40,7 +40,7 @@ mod templates;
 
 pub use closure::placement_rating;
 use techniques::{
-    Graded, Search, TECHNIQUES, chain_step, chain_tenths, direct_pointing, direct_step,
+    ChainStep, Graded, Search, TECHNIQUES, chain_step, chain_tenths, direct_pointing, direct_step,
     dynamic_step, eliminating, full_house, hidden_subset, multiple_step, nishio_step,
 };
 
@@ -699,32 +699,22 @@ fn eliminating_step<S: Shape>(
         }
         fruitless.found_nothing::<S>(k);
     }
-    // Then SE's forcing chains and cycles, whose rating grows with their length.
-    if cap >= ChainKind::XCycle.base_tenths() {
-        match chain_step(logic, cap) {
+    // Then SE's chains, whose ratings grow with their length, each kind (forcing chains and
+    // cycles, Nishio, cell and region, dynamic) only when the ones before find nothing.
+    let chaining: [(ChainKind, ChainStep<S>); 4] = [
+        (ChainKind::XCycle, chain_step),
+        (ChainKind::NishioForcingChain, nishio_step),
+        (ChainKind::CellForcingChains, multiple_step),
+        (ChainKind::DynamicForcingChains, dynamic_step),
+    ];
+    for (easiest, step) in chaining {
+        if cap < easiest.base_tenths() {
+            break;
+        }
+        match step(logic, cap) {
             Graded::Taken(step) => return Some(step),
             Graded::AboveCap => return None,
             Graded::Nothing => {}
-        }
-    }
-    // SE tries each kind of chain only when the ones before find nothing at all.
-    if cap >= ChainKind::NishioForcingChain.base_tenths() {
-        match nishio_step(logic, cap) {
-            Graded::Taken(step) => return Some(step),
-            Graded::AboveCap => return None,
-            Graded::Nothing => {}
-        }
-    }
-    if cap >= ChainKind::CellForcingChains.base_tenths() {
-        match multiple_step(logic, cap) {
-            Graded::Taken(step) => return Some(step),
-            Graded::AboveCap => return None,
-            Graded::Nothing => {}
-        }
-    }
-    if cap >= ChainKind::DynamicForcingChains.base_tenths() {
-        if let Graded::Taken(step) = dynamic_step(logic, cap) {
-            return Some(step);
         }
     }
     None

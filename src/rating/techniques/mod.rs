@@ -119,6 +119,9 @@ impl Settling {
     }
 }
 
+/// A chaining step: takes SE's next chain of its kind rated at most the cap (in tenths).
+pub(super) type ChainStep<S> = fn(&mut Logic<S>, u32) -> Graded;
+
 impl Graded {
     /// The step of a chain of `kind` rated `rating` (SE's value, in floating point): taken
     /// by `apply` when it is at most `cap` tenths.

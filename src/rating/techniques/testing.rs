@@ -2,7 +2,7 @@
 
 use rand::Rng;
 
-use super::Graded;
+use super::{ChainStep, Graded};
 use crate::attempt::{Generator, Puzzle};
 use crate::config::Holes;
 use crate::logic::Logic;
@@ -44,7 +44,7 @@ pub(super) fn steps_keep<S: Shape>(
     logic: &mut Logic<S>,
     solution: &S::Cells<u32>,
     steps: usize,
-    step: fn(&mut Logic<S>, u32) -> Graded,
+    step: ChainStep<S>,
 ) {
     for _ in 0..steps {
         if !matches!(step(logic, u32::MAX), Graded::Taken(_)) {
