@@ -241,9 +241,14 @@ pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Search<S>); TECHNIQUES] 
 
 /// True when two cells share a unit.
 pub(super) fn sees<S: Shape>(a: usize, b: usize) -> bool {
-    a != b && {
-        let (ua, ub) = (S::units_of(a), S::units_of(b));
-        ua.iter().zip(&ub).any(|(x, y)| x == y)
+    match S::peer_masks().get(a) {
+        Some(&peers) => peers >> b & 1 != 0,
+        None => {
+            a != b && {
+                let (ua, ub) = (S::units_of(a), S::units_of(b));
+                ua.iter().zip(&ub).any(|(x, y)| x == y)
+            }
+        }
     }
 }
 
