@@ -59,10 +59,10 @@ pub enum Command {
     /// Solves step by step, always with the easiest technique that applies (singles, direct
     /// locking and hidden sets, locking, naked and hidden sets, X-Wing, Swordfish, Jellyfish,
     /// turbot fish, XY-, XYZ-, WXYZ- and VWXYZ-Wing, empty and unique rectangles, chains of
-    /// three strong links, BUG, then SE's forcing chains and bidirectional cycles, Nishio
-    /// forcing chains, cell and region forcing chains and dynamic forcing chains, rated 6.5,
-    /// 7.5, 8.0 and 8.5 and up by their kind and length), and rates the puzzle by its
-    /// hardest step on the SE scale.
+    /// three strong links, BUG, aligned pair exclusion, then SE's forcing chains and
+    /// bidirectional cycles, aligned triple exclusion, Nishio forcing chains, cell and region
+    /// forcing chains and dynamic forcing chains, rated 6.5, 7.5, 8.0 and 8.5 and up by their
+    /// kind and length), and rates the puzzle by its hardest step on the SE scale.
     /// Levels: easy < 1.5 ≤ medium < 2.5 ≤ hard < 5.0 ≤ diabolical.
     /// Writes CSV: puzzle,rating,level,qqwing_level,hardest_technique,steps, in input order.
     Rate(RateArgs),

@@ -10,16 +10,17 @@
 //! 4.0–4.1, empty rectangles and grouped turbot fish 4.3, XY-Wing 4.2, XYZ-Wing 4.4, unique
 //! rectangles 4.5 (type 3 4.5–4.8), naked quad 5.0, Jellyfish 5.2, hidden quad 5.4, chains
 //! of three strong links 5.4–5.6, WXYZ-Wing 5.5–5.6, BUG 5.6–6.2 (type 3 5.8 and up),
-//! VWXYZ-Wing 6.2–6.4; then SE's forcing chains and bidirectional cycles, found and rated as
-//! SE does (X- and Y-cycles 6.5, forcing X-chains 6.6, either with both kinds of link 7.0,
-//! each plus a tenth for each length it passes of 4, 6, 8, 12, 16, 24, … links); when none
-//! applies, SE's Nishio forcing chains (7.5 and up), and when none of those applies, its
+//! VWXYZ-Wing 6.2–6.4, aligned pair exclusion 6.2; then SE's forcing chains and
+//! bidirectional cycles, found and rated as SE does (X- and Y-cycles 6.5, forcing X-chains
+//! 6.6, either with both kinds of link 7.0, each plus a tenth for each length it passes of 4,
+//! 6, 8, 12, 16, 24, … links); when none applies, SE's aligned triple exclusion (7.5); when
+//! none applies, its Nishio forcing chains (7.5 and up), and when none of those applies, its
 //! cell and region forcing chains (8.0 and up), each rated by its complexity as SE counts
 //! it, and when none of those applies, its dynamic forcing chains (8.5 and up). A puzzle
 //! none of them finishes is marked unfinished and reported at 5.0 (or its hardest step, if
-//! higher): it needs techniques this rater does not have (SE's aligned exclusion, dynamic
-//! chains nested with other techniques, unique loops of six cells or more, …), almost all
-//! rated 5.0 or more in SE.
+//! higher): it needs techniques this rater does not have (SE's dynamic chains nested with
+//! other techniques, unique loops of six cells or more, …), almost all rated 5.0 or more in
+//! SE.
 //!
 //! Levels follow the Sudoku Exchange bank: easy < 1.5 ≤ medium < 2.5 ≤ hard < 5.0 ≤
 //! diabolical (and every unfinished puzzle).
@@ -40,8 +41,9 @@ mod templates;
 
 pub use closure::placement_rating;
 use techniques::{
-    ChainStep, Graded, Search, TECHNIQUES, chain_step, chain_tenths, direct_pointing, direct_step,
-    dynamic_step, eliminating, full_house, hidden_subset, multiple_step, nishio_step,
+    ChainStep, Graded, Search, TECHNIQUES, aligned_triple_step, chain_step, chain_tenths,
+    direct_pointing, direct_step, dynamic_step, eliminating, full_house, hidden_subset,
+    multiple_step, nishio_step,
 };
 
 /// A technique of the SE scale.
@@ -100,10 +102,12 @@ pub enum SeTechnique {
     VwxyzWingOfFive,
     /// BUG type 3 with a naked set of six (6.2).
     BugType3Six,
+    AlignedPairExclusion,
     VwxyzWing,
     VwxyzWingOfThree,
-    /// A forcing chain, bidirectional cycle, Nishio chain, cell or region forcing chain or
-    /// dynamic forcing chain, rated by its kind and its length.
+    /// A step of SE's chaining list: a forcing chain, bidirectional cycle, Nishio chain,
+    /// cell or region forcing chain or dynamic forcing chain, rated by its kind and its
+    /// length, or an aligned triple exclusion (7.5), which SE tries among them.
     Chain {
         /// Its rating, in tenths.
         tenths: u32,
@@ -113,7 +117,8 @@ pub enum SeTechnique {
 }
 
 /// The kinds of SE's chains: forcing chains and bidirectional cycles, Nishio chains, cell
-/// and region forcing chains, and dynamic forcing chains.
+/// and region forcing chains, and dynamic forcing chains; and aligned triple exclusion,
+/// which SE's chaining list tries between the first and Nishio chains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ChainKind {
     /// A cycle of one digit, through its strong and weak links (6.5 and up).
@@ -126,6 +131,9 @@ pub enum ChainKind {
     Cycle,
     /// A chain with both kinds of link from a candidate to its opposite (7.0 and up).
     ForcingChain,
+    /// Aligned triple exclusion (7.5): not a chain, but SE tries it among them, after
+    /// forcing chains and cycles, at a fixed rating.
+    AlignedTripleExclusion,
     /// A candidate whose digit, followed alone with each place taken out of the grid as it
     /// goes, comes out both on and off somewhere when the candidate is on, or when it is
     /// off (7.5 and up).
@@ -150,7 +158,7 @@ impl ChainKind {
             ChainKind::XCycle | ChainKind::YCycle => 65,
             ChainKind::ForcingXChain => 66,
             ChainKind::Cycle | ChainKind::ForcingChain => 70,
-            ChainKind::NishioForcingChain => 75,
+            ChainKind::AlignedTripleExclusion | ChainKind::NishioForcingChain => 75,
             ChainKind::CellForcingChains | ChainKind::RegionForcingChains => 80,
             ChainKind::DynamicForcingChains => 85,
         }
@@ -164,6 +172,7 @@ impl ChainKind {
             ChainKind::ForcingXChain => "forcing X-chain",
             ChainKind::Cycle => "bidirectional cycle",
             ChainKind::ForcingChain => "forcing chain",
+            ChainKind::AlignedTripleExclusion => "aligned triple exclusion",
             ChainKind::NishioForcingChain => "Nishio forcing chain",
             ChainKind::CellForcingChains => "cell forcing chains",
             ChainKind::RegionForcingChains => "region forcing chains",
@@ -220,6 +229,7 @@ impl SeTechnique {
             BugType3Quad => 60,
             BugType3Five => 61,
             BugType3Six => 62,
+            AlignedPairExclusion => 62,
             VwxyzWingOfFive => 62,
             VwxyzWing => 63,
             VwxyzWingOfThree => 64,
@@ -270,6 +280,7 @@ impl SeTechnique {
             BugType3Pair | BugType3Triple | BugType3Quad | BugType3Five | BugType3Six => {
                 "BUG type 3"
             }
+            AlignedPairExclusion => "aligned pair exclusion",
             VwxyzWingOfFive => "VWXYZ-Wing (a cell of five)",
             VwxyzWing => "VWXYZ-Wing",
             VwxyzWingOfThree => "VWXYZ-Wing (a cell of three)",
@@ -700,9 +711,12 @@ fn eliminating_step<S: Shape>(
         fruitless.found_nothing::<S>(k);
     }
     // Then SE's chains, whose ratings grow with their length, each kind (forcing chains and
-    // cycles, Nishio, cell and region, dynamic) only when the ones before find nothing.
-    let chaining: [(ChainKind, ChainStep<S>); 4] = [
+    // cycles, Nishio, cell and region, dynamic) only when the ones before find nothing; and
+    // aligned triple exclusion, which SE's chaining list tries after forcing chains and
+    // cycles.
+    let chaining: [(ChainKind, ChainStep<S>); 5] = [
         (ChainKind::XCycle, chain_step),
+        (ChainKind::AlignedTripleExclusion, aligned_triple_step),
         (ChainKind::NishioForcingChain, nishio_step),
         (ChainKind::CellForcingChains, multiple_step),
         (ChainKind::DynamicForcingChains, dynamic_step),
@@ -957,14 +971,16 @@ mod tests {
             covered > 10_000,
             "{covered} digits covered by their templates"
         );
-        // Every technique but naked quads, Jellyfish, hidden quads and BUG type 3 past its
-        // naked pairs was seen at work (those have tests of their own).
+        // Every technique but naked quads, Jellyfish, hidden quads, BUG type 3 past its
+        // naked pairs and aligned pair exclusion was seen at work (those have tests of
+        // their own).
         let techniques = eliminating::<Nine>();
         let unseen = [
             SeTechnique::BugType3Triple,
             SeTechnique::BugType3Quad,
             SeTechnique::BugType3Five,
             SeTechnique::BugType3Six,
+            SeTechnique::AlignedPairExclusion,
         ];
         for (k, (technique, _)) in techniques.iter().enumerate() {
             let quads = SeTechnique::NakedQuad..=SeTechnique::HiddenQuad;

@@ -8,9 +8,11 @@
 //!   rectangles and chains of three strong links;
 //! - [`wings`]: XY-, XYZ-, WXYZ- and VWXYZ-Wings;
 //! - [`uniqueness`]: unique rectangles and bivalue universal graves;
+//! - [`aligned`]: aligned pair exclusion, the last technique of fixed rating, and aligned
+//!   triple exclusion, tried when there is no forcing chain or cycle;
 //! - [`chains`]: forcing chains and bidirectional cycles, whose ratings grow with their
 //!   length, tried when every technique of fixed rating has failed;
-//! - [`nishio`]: Nishio forcing chains, tried when there is no forcing chain or cycle;
+//! - [`nishio`]: Nishio forcing chains, tried when there is no aligned triple exclusion;
 //! - [`multiple`]: cell and region forcing chains, tried when there is no Nishio chain;
 //! - [`dynamic`]: dynamic forcing chains, tried when there is no cell or region chain;
 //! - [`placements`]: the full house, and the *direct* form of a technique, which keeps no
@@ -18,6 +20,7 @@
 //!
 //! [`eliminating`] lists them in the order the rater tries them.
 
+mod aligned;
 mod chains;
 mod dynamic;
 mod fish;
@@ -34,6 +37,8 @@ mod wings;
 use super::{ChainKind, SeTechnique};
 use crate::logic::{Found, Logic, locked};
 use crate::shape::Shape;
+use aligned::aligned_pair;
+pub(super) use aligned::aligned_triple_step;
 pub(super) use chains::{chain_step, chain_tenths};
 pub(super) use dynamic::dynamic_step;
 use fish::fish;
@@ -162,11 +167,12 @@ impl<S: Shape> Search<S> {
 }
 
 /// How many techniques [`eliminating`] lists.
-pub(super) const TECHNIQUES: usize = 38;
+pub(super) const TECHNIQUES: usize = 39;
 
 /// The techniques that eliminate candidates, in SE's order, with their searches: by rating,
 /// but for empty rectangles and grouped turbot fish (4.3), which SE's list tries with the
-/// other turbot fish, before XY-Wings (4.2).
+/// other turbot fish, before XY-Wings (4.2), and aligned pair exclusion (6.2), which it
+/// tries last.
 pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Search<S>); TECHNIQUES] {
     use SeTechnique::*;
     use Search::{Across, ByDigit};
@@ -236,6 +242,7 @@ pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Search<S>); TECHNIQUES] 
         (BugType3Six, Across(|l, f| bug(l, Bug::Three(6), f))),
         (VwxyzWing, Across(|l, f| als_wing(l, 4, 63, f))),
         (VwxyzWingOfThree, Across(|l, f| als_wing(l, 4, 64, f))),
+        (AlignedPairExclusion, Across(aligned_pair)),
     ]
 }
 
