@@ -122,6 +122,7 @@ fn fill_and_dig(c: &mut Criterion) {
     fill_one::<TwentyFive>(c, "25x25");
     dig_one::<Nine>(c, "9x9", Holes::Exact(55));
     dig_one::<Nine>(c, "9x9", Holes::Exact(60));
+    dig_one::<Nine>(c, "9x9", Holes::Exact(62));
     dig_one::<Nine>(c, "9x9", Holes::Minimal);
     dig_one::<Sixteen>(c, "16x16", Holes::Exact(150));
     dig_one::<Sixteen>(c, "16x16", Holes::Minimal);
