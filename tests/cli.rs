@@ -652,10 +652,15 @@ fn bench_prints_json() {
             assert!(row.get(key).is_some(), "{key} missing from {row}");
         }
         assert_eq!(row["puzzles"], 50);
+        // Linux reports the process's peak resident memory; a bench holds a few MiB.
+        if cfg!(target_os = "linux") {
+            let peak = row["peak_memory_bytes"].as_u64().expect("a peak on Linux");
+            assert!((1 << 20..1 << 30).contains(&peak), "{peak} bytes");
+        }
     }
     let table = stdout_of(&["bench", "--holes", "0", "--threads", "1", "--count", "100"]);
     assert!(
-        table.contains("puzzles/s") && table.contains("9×9"),
+        table.contains("puzzles/s") && table.contains("9×9") && table.contains("peak MiB"),
         "{table}"
     );
 }

@@ -74,6 +74,9 @@ pub struct BenchRow {
     pub tests_per_puzzle: f64,
     /// Puzzles/s relative to the first thread count measured for this size and target.
     pub speedup: f64,
+    /// The process's peak resident memory as the measurement ended (Linux only): the
+    /// largest of this measurement's and those before it in the same run.
+    pub peak_memory_bytes: Option<u64>,
 }
 
 /// Runs every measurement and prints the table (or JSON) on stdout.
@@ -164,13 +167,14 @@ fn measure(config: &BenchConfig, generation: Generation, threads: usize) -> Resu
         },
         tests_per_puzzle: stats.tests_per_puzzle,
         speedup: 1.0,
+        peak_memory_bytes: stats.peak_memory_bytes,
     })
 }
 
 fn write_table(out: &mut impl Write, rows: &[BenchRow]) -> io::Result<()> {
     writeln!(
         out,
-        "{:>5} {:>6} {:>12} {:>7} {:>9} {:>8} {:>11} {:>11} {:>10} {:>8} {:>7}",
+        "{:>5} {:>6} {:>12} {:>7} {:>9} {:>8} {:>11} {:>11} {:>10} {:>8} {:>7} {:>9}",
         "size",
         "holes",
         "symmetry",
@@ -181,12 +185,13 @@ fn write_table(out: &mut impl Write, rows: &[BenchRow]) -> io::Result<()> {
         "puzzles/s",
         "µs/puz·thr",
         "tests/p",
-        "speedup"
+        "speedup",
+        "peak MiB"
     )?;
     for r in rows {
         writeln!(
             out,
-            "{:>5} {:>6} {:>12} {:>7} {:>9} {:>8.3} {:>11.0} {:>11.0} {:>10.1} {:>8.1} {:>6.2}×",
+            "{:>5} {:>6} {:>12} {:>7} {:>9} {:>8.3} {:>11.0} {:>11.0} {:>10.1} {:>8.1} {:>6.2}× {:>9}",
             format!("{0}×{0}", r.size),
             r.holes,
             r.symmetry,
@@ -197,7 +202,9 @@ fn write_table(out: &mut impl Write, rows: &[BenchRow]) -> io::Result<()> {
             r.puzzles_per_sec,
             r.us_per_puzzle_thread,
             r.tests_per_puzzle,
-            r.speedup
+            r.speedup,
+            r.peak_memory_bytes
+                .map_or_else(|| "-".to_string(), |bytes| (bytes >> 20).to_string())
         )?;
     }
     Ok(())
