@@ -73,3 +73,44 @@ fn ids_are_stable() {
         "fc22f0b1bc8c9fe6"
     );
 }
+
+/// The README's banks by level are what the command it names writes: each row shown is the
+/// puzzle, rating and level of `generate --difficulty LEVEL --holes 50 --count 2 --seed 7`.
+#[test]
+fn readme_banks_by_level_are_current() {
+    let is_row = |line: &&str| {
+        let fields: Vec<&str> = line.split(',').collect();
+        fields.len() == 3 && fields[0].len() == 81 && fields[1].parse::<f64>().is_ok()
+    };
+    let shown: Vec<&str> = include_str!("../README.md")
+        .lines()
+        .map(str::trim)
+        .filter(is_row)
+        .collect();
+    let mut made = Vec::new();
+    for level in ["easy", "medium", "hard", "diabolical"] {
+        let csv = stdout_of(&[
+            "generate",
+            "--difficulty",
+            level,
+            "--holes",
+            "50",
+            "--count",
+            "2",
+            "--seed",
+            "7",
+            "-q",
+        ]);
+        let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+        let column = |name: &str| header.iter().position(|&h| h == name).unwrap();
+        let (puzzle, rating, level) = (column("puzzle"), column("rating"), column("level"));
+        for row in csv.lines().skip(1) {
+            let fields: Vec<&str> = row.split(',').collect();
+            made.push(format!(
+                "{},{},{}",
+                fields[puzzle], fields[rating], fields[level]
+            ));
+        }
+    }
+    assert_eq!(shown, made, "README.md \"Banks by level\" is out of date");
+}
