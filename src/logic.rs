@@ -128,29 +128,42 @@ impl<S: Shape> Logic<S> {
     /// The grid of `puzzle`, each open cell's candidates the digits its peers lack; fails
     /// when clues conflict.
     pub fn new(puzzle: &Grid<S>) -> Result<Self, Unsolvable> {
-        let all = u32::MAX >> (32 - S::N);
-        let mut used = S::units(0u32);
+        let (n, side) = (S::N, S::BOX);
+        let all = u32::MAX >> (32 - n);
         let mut value = S::cells(0);
         value.as_mut().copy_from_slice(puzzle.digits());
-        // Without a branch on whether a cell is filled, which no predictor guesses well: an
-        // empty cell's digit bit is 0, and adds nothing to its units.
-        let (mut clash, mut open) = (0, 0);
-        for (cell, &d) in puzzle.digits().iter().enumerate() {
-            let bit = (1u32 << d) >> 1;
-            for unit in S::units_of(cell) {
-                clash |= used[unit] & bit;
-                used[unit] |= bit;
+        // The digits of each unit, row by row, without the unit table and without a branch
+        // on whether a cell is filled, which no predictor guesses well: an empty cell's digit
+        // bit is 0, and adds nothing to its units.
+        let mut used = S::units(0u32);
+        let (rows, rest) = used.as_mut().split_at_mut(n);
+        let (cols, boxes) = rest.split_at_mut(n);
+        let mut clues = 0;
+        for (r, digits) in value.as_ref().chunks_exact(n).enumerate() {
+            let boxes = &mut boxes[r / side * side..][..side];
+            for (c, (col, &d)) in cols.iter_mut().zip(digits).enumerate() {
+                let bit = (1u32 << d) >> 1;
+                rows[r] |= bit;
+                *col |= bit;
+                boxes[c / side] |= bit;
+                clues += usize::from(d != 0);
             }
-            open += usize::from(d == 0);
         }
-        if clash != 0 {
+        // A unit with a digit twice holds fewer digits than clues: the rows hold as many
+        // digits as there are clues exactly when none repeats one, and so for the columns
+        // and the boxes.
+        let digits = |units: &[u32]| units.iter().map(|u| u.count_ones() as usize).sum::<usize>();
+        if digits(rows) != clues || digits(cols) != clues || digits(boxes) != clues {
             return Err(Unsolvable);
         }
         let mut cand = S::cells(0u32);
-        for (cell, cand) in cand.as_mut().iter_mut().enumerate() {
-            let [row, col, boxed] = S::units_of(cell);
-            let empty = u32::from(value[cell] == 0).wrapping_neg();
-            *cand = all & !(used[row] | used[col] | used[boxed]) & empty;
+        let cells = value.as_ref().chunks_exact(n);
+        for (r, (cand, digits)) in cand.as_mut().chunks_exact_mut(n).zip(cells).enumerate() {
+            let (row, boxes) = (rows[r], &boxes[r / side * side..][..side]);
+            for (c, (cand, &d)) in cand.iter_mut().zip(digits).enumerate() {
+                let empty = u32::from(d == 0).wrapping_neg();
+                *cand = all & !(row | cols[c] | boxes[c / side]) & empty;
+            }
         }
         let mut missing = used;
         for m in missing.as_mut() {
@@ -160,7 +173,7 @@ impl<S: Shape> Logic<S> {
             cand,
             value,
             missing,
-            open,
+            open: S::CELLS - clues,
         })
     }
 
@@ -684,10 +697,23 @@ mod tests {
 
     #[test]
     fn conflicting_clues_are_refused() {
-        let mut puzzle = Grid::<Nine>::empty();
-        puzzle.set(0, 5);
-        puzzle.set(1, 5);
-        assert_eq!(Logic::new(&puzzle).err(), Some(Unsolvable));
+        /// The same digit in the first cell and in `other`, which shares one unit with it.
+        fn clash<S: Shape>(other: usize) -> Option<Unsolvable> {
+            let mut puzzle = Grid::<S>::empty();
+            puzzle.set(0, 5);
+            puzzle.set(other, 5);
+            Logic::new(&puzzle).err()
+        }
+        fn every_unit<S: Shape>() {
+            // Two cells of a row, of a column, and of a box only.
+            for other in [S::N - 1, (S::N - 1) * S::N, S::N + 1] {
+                assert_eq!(clash::<S>(other), Some(Unsolvable), "cell {other}");
+            }
+            // Apart, the two clues stand.
+            assert_eq!(clash::<S>(S::CELLS - 1), None);
+        }
+        every_unit::<Nine>();
+        every_unit::<Sixteen>();
     }
 
     /// Pointings and claimings, found digit by digit, cell by cell: for each box (pointing)
