@@ -242,39 +242,46 @@ impl<S: Shape> Logic<S> {
         Ok(false)
     }
 
-    /// The digits with a place in `unit`, and those with two places or more. Rows, columns
-    /// and boxes are read as runs of cells, without the unit table.
-    #[inline]
-    pub(crate) fn spread(&self, unit: usize) -> (u32, u32) {
+    /// Calls `visit` with the position in `unit` and the candidates of each of its cells, in
+    /// the unit table's order. Rows, columns and boxes are read as runs of cells, without
+    /// the table.
+    #[inline(always)]
+    fn for_each_in(&self, unit: usize, mut visit: impl FnMut(usize, u32)) {
         let (n, side) = (S::N, S::BOX);
         let cand = self.cand.as_ref();
-        let (mut some, mut many) = (0u32, 0u32);
-        let mut add = |x: u32| {
-            many |= some & x;
-            some |= x;
-        };
         let first = S::unit(unit)[0] as usize;
         if unit < n {
-            cand[first..][..n].iter().for_each(|&x| add(x));
+            let row = &cand[first..][..n];
+            (0..n).for_each(|k| visit(k, row[k]));
         } else if unit < 2 * n {
             let column = &cand[first..][..(n - 1) * n + 1];
-            (0..n).for_each(|i| add(column[i * n]));
+            (0..n).for_each(|k| visit(k, column[k * n]));
         } else {
             let block = &cand[first..][..(side - 1) * n + side];
             for i in 0..side {
-                (0..side).for_each(|j| add(block[i * n + j]));
+                (0..side).for_each(|j| visit(i * side + j, block[i * n + j]));
             }
         }
+    }
+
+    /// The digits with a place in `unit`, and those with two places or more.
+    #[inline]
+    pub(crate) fn spread(&self, unit: usize) -> (u32, u32) {
+        let (mut some, mut many) = (0u32, 0u32);
+        self.for_each_in(unit, |_, x| {
+            many |= some & x;
+            some |= x;
+        });
         (some, many)
     }
 
-    /// The open cells of `unit` where digit bit `bit` may go, as unit positions.
-    pub(crate) fn places(&self, unit: usize, bit: u32) -> u32 {
-        S::unit(unit)
-            .iter()
-            .enumerate()
-            .filter(|&(_, &cell)| self.cand[cell as usize] & bit != 0)
-            .fold(0, |mask, (k, _)| mask | 1 << k)
+    /// The open cells of `unit` where any digit of `bits` may go, as unit positions. Each
+    /// cell adds its bit without a branch.
+    #[inline]
+    pub(crate) fn places(&self, unit: usize, bits: u32) -> u32 {
+        let mut at = 0;
+        self.for_each_in(unit, |k, x| at |= u32::from(x & bits != 0) << k);
+        at
     }
 
     /// For every digit (bit index), the open cells of `unit` where it may go, as unit

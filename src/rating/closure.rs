@@ -213,13 +213,10 @@ fn singles_in<S: Shape>(
     if one == 0 {
         return Ok(false);
     }
-    // One pass over the unit finds every single's place, as unit positions gathered
-    // without a branch each (which cells they are follows the grid). A cell that is the
-    // only place of two digits takes the lower one (a clash: the other has no place left).
+    // One pass over the unit finds every single's place. A cell that is the only place of
+    // two digits takes the lower one (a clash: the other has no place left).
     let cells = S::unit(unit);
-    let mut at = cells.iter().enumerate().fold(0u32, |at, (p, &cell)| {
-        at | u32::from(logic.cand[cell as usize] & one != 0) << p
-    });
+    let mut at = logic.places(unit, one);
     while at != 0 {
         let cell = cells[at.trailing_zeros() as usize] as usize;
         at &= at - 1;
