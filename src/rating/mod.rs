@@ -8,9 +8,10 @@
 //! single 2.3; direct hidden triple 2.5; pointing 2.6, claiming 2.8, naked pair 3.0, X-Wing
 //! 3.2, hidden pair 3.4, naked triple 3.6, Swordfish 3.8, hidden triple 4.0, turbot fish
 //! 4.0–4.1, empty rectangles and grouped turbot fish 4.3, XY-Wing 4.2, XYZ-Wing 4.4, unique
-//! rectangles 4.5 (type 3 4.5–4.8), naked quad 5.0, Jellyfish 5.2, hidden quad 5.4, chains
-//! of three strong links 5.4–5.6, WXYZ-Wing 5.5–5.6, BUG 5.6–6.2 (type 3 5.8 and up),
-//! VWXYZ-Wing 6.2–6.4, aligned pair exclusion 6.2; then SE's forcing chains and
+//! rectangles 4.5 (type 3 4.5–4.8) and unique loops 4.6–5.6 (SE offers both together, by
+//! rating, before the techniques after them), naked quad 5.0, Jellyfish 5.2, hidden quad
+//! 5.4, chains of three strong links 5.4–5.6, WXYZ-Wing 5.5–5.6, BUG 5.6–6.2 (type 3 5.8
+//! and up), VWXYZ-Wing 6.2–6.4, aligned pair exclusion 6.2; then SE's forcing chains and
 //! bidirectional cycles, found and rated as SE does (X- and Y-cycles 6.5, forcing X-chains
 //! 6.6, either with both kinds of link 7.0, each plus a tenth for each length it passes of 4,
 //! 6, 8, 12, 16, 24, … links); when none applies, SE's aligned triple exclusion (7.5); when
@@ -19,8 +20,8 @@
 //! it, and when none of those applies, its dynamic forcing chains (8.5 and up). A puzzle
 //! none of them finishes is marked unfinished and reported at 5.0 (or its hardest step, if
 //! higher): it needs techniques this rater does not have (SE's dynamic chains nested with
-//! other techniques, unique loops of six cells or more, …), almost all rated 5.0 or more in
-//! SE.
+//! other techniques, 9.0 and up, and a few rare patterns, such as unique rectangles of type
+//! 2 with three corners holding the extra digit), almost all rated 5.0 or more in SE.
 //!
 //! Levels follow the Sudoku Exchange bank: easy < 1.5 ≤ medium < 2.5 ≤ hard < 5.0 ≤
 //! diabolical (and every unfinished puzzle).
@@ -80,6 +81,13 @@ pub enum SeTechnique {
     UniqueRectangle47,
     /// A unique rectangle of type 3 rated 4.8 (a naked quad).
     UniqueRectangle48,
+    /// A unique loop of six cells or more (4.6 to 5.6), of type `kind` (1 to 4).
+    UniqueLoop {
+        /// Its rating, in tenths.
+        tenths: u32,
+        /// Its type.
+        kind: u8,
+    },
     NakedQuad,
     Jellyfish,
     HiddenQuad,
@@ -213,6 +221,7 @@ impl SeTechnique {
             UniqueRectangle46 => 46,
             UniqueRectangle47 => 47,
             UniqueRectangle48 => 48,
+            UniqueLoop { tenths, .. } => tenths,
             NakedQuad => 50,
             Jellyfish => 52,
             HiddenQuad => 54,
@@ -266,6 +275,12 @@ impl SeTechnique {
             XyzWing => "XYZ-Wing",
             UniqueRectangle => "unique rectangle",
             UniqueRectangle46 | UniqueRectangle47 | UniqueRectangle48 => "unique rectangle type 3",
+            UniqueLoop { kind, .. } => match kind {
+                1 => "unique loop type 1",
+                2 => "unique loop type 2",
+                3 => "unique loop type 3",
+                _ => "unique loop type 4",
+            },
             NakedQuad => "naked quad",
             Jellyfish => "Jellyfish",
             HiddenQuad => "hidden quad",
@@ -472,6 +487,11 @@ enum Path {
 /// is seen.
 const BULK_UP_TO: SeTechnique = SeTechnique::XyzWing;
 
+/// The harder of two steps: the one rated higher, or the later in SE's list.
+fn harder(a: Option<SeTechnique>, b: Option<SeTechnique>) -> Option<SeTechnique> {
+    std::cmp::max_by_key(a, b, |t| t.map(|t| (t.tenths(), t)))
+}
+
 /// Rates `puzzle` with the techniques rated at most `cap` tenths: [`rate`] when `cap` takes
 /// them all; otherwise a puzzle that needs a harder one comes out unfinished. Ratings below
 /// `floor` tenths are not told apart: a puzzle rated below it may come out with the rating
@@ -499,7 +519,7 @@ fn rate_up_to<S: Shape>(
         let lumped = floor.max(rating.tenths() + 1);
         let closure = closure::place_closure(&mut logic, cap, lumped)?;
         rating.steps += (open - logic.open()) as u32;
-        rating.hardest = rating.hardest.max(closure.hardest);
+        rating.hardest = harder(rating.hardest, closure.hardest);
         if logic.is_solved() {
             rating.finished = true;
             return Ok(rating);
@@ -510,7 +530,7 @@ fn rate_up_to<S: Shape>(
             return Ok(rating);
         };
         rating.steps += 1;
-        rating.hardest = rating.hardest.max(Some(step));
+        rating.hardest = harder(rating.hardest, Some(step));
     }
 }
 
@@ -539,7 +559,7 @@ pub fn rate_stepwise<S: Shape>(puzzle: &Grid<S>) -> Result<Rating, Unsolvable> {
             },
         };
         rating.steps += 1;
-        rating.hardest = rating.hardest.max(Some(step));
+        rating.hardest = harder(rating.hardest, Some(step));
     }
     rating.finished = true;
     Ok(rating)
@@ -680,6 +700,27 @@ fn eliminating_step<S: Shape>(
             }
             fruitless.found_nothing::<S>(k);
             continue;
+        }
+        if let Search::Graded(find) = search {
+            // Its steps' ratings vary: one above the cap is SE's step, and ends the path.
+            let mut chosen = None;
+            let step = find(logic, &mut |_, removal, _| {
+                chosen = Some(*removal);
+                true
+            });
+            match (step, chosen) {
+                (Some(step), Some(removal)) if step.tenths() <= cap => {
+                    for (cell, &bits) in removal.as_ref().iter().enumerate() {
+                        logic.eliminate(cell, bits);
+                    }
+                    return Some(step);
+                }
+                (Some(_), _) => return None,
+                (None, _) => {
+                    fruitless.found_nothing::<S>(k);
+                    continue;
+                }
+            }
         }
         let known_none = match technique {
             SeTechnique::HiddenPair => no_hidden_subset[0],
@@ -841,7 +882,7 @@ impl Fruitless {
     fn digits<S: Shape>(&self, k: usize, search: Search<S>) -> u32 {
         match search {
             Search::ByDigit(_) => S::ALL & !self.none[k],
-            Search::Across(_) => S::ALL,
+            Search::Across(_) | Search::Graded(_) => S::ALL,
         }
     }
 

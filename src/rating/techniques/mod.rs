@@ -8,6 +8,7 @@
 //!   rectangles and chains of three strong links;
 //! - [`wings`]: XY-, XYZ-, WXYZ- and VWXYZ-Wings;
 //! - [`uniqueness`]: unique rectangles and bivalue universal graves;
+//! - [`loops`]: unique loops, offered with the unique rectangles rated above 4.5;
 //! - [`aligned`]: aligned pair exclusion, the last technique of fixed rating, and aligned
 //!   triple exclusion, tried when there is no forcing chain or cycle;
 //! - [`chains`]: forcing chains and bidirectional cycles, whose ratings grow with their
@@ -25,6 +26,7 @@ mod chains;
 mod dynamic;
 mod fish;
 mod links;
+mod loops;
 mod multiple;
 mod nishio;
 mod placements;
@@ -43,12 +45,13 @@ pub(super) use chains::{chain_step, chain_tenths};
 pub(super) use dynamic::dynamic_step;
 use fish::fish;
 use links::{ThreeLinks, Turbot, empty_rectangle, grouped_turbot, three_links, turbot};
+use loops::unique_loop;
 pub(super) use multiple::multiple_step;
 pub(super) use nishio::nishio_step;
 pub(super) use placements::{direct_pointing, direct_step, direct_steps, full_house};
 pub(super) use subsets::hidden_subset;
 use subsets::naked_subset;
-use uniqueness::{Bug, bug, unique_rectangle, unique_rectangle_type_3};
+use uniqueness::{Bug, bug, unique_rectangle};
 use wings::{als_wing, wing};
 
 /// What the search for a technique whose rating grows with its length found.
@@ -148,12 +151,18 @@ pub(super) type Finder<S> = fn(&Logic<S>, &mut Found<'_, S>);
 /// digit's candidates alone; it looks at the digits in its second argument (a mask) alone.
 pub(super) type DigitFinder<S> = fn(&Logic<S>, u32, &mut Found<'_, S>);
 
+/// A search among techniques of several ratings: offers the eliminations of the first step
+/// SE's list takes among them, if any, and returns its technique.
+pub(super) type GradedFinder<S> = fn(&Logic<S>, &mut Found<'_, S>) -> Option<SeTechnique>;
+
 /// A technique's search: across digits, or one digit at a time, which a rating path need
-/// not repeat on a digit whose candidates have not changed since it found nothing there.
+/// not repeat on a digit whose candidates have not changed since it found nothing there;
+/// or, for techniques of several ratings that SE offers together, a graded one.
 #[derive(Clone, Copy)]
 pub(super) enum Search<S: Shape> {
     Across(Finder<S>),
     ByDigit(DigitFinder<S>),
+    Graded(GradedFinder<S>),
 }
 
 impl<S: Shape> Search<S> {
@@ -162,20 +171,25 @@ impl<S: Shape> Search<S> {
         match self {
             Search::Across(find) => find(logic, found),
             Search::ByDigit(find) => find(logic, digits, found),
+            Search::Graded(find) => {
+                find(logic, found);
+            }
         }
     }
 }
 
 /// How many techniques [`eliminating`] lists.
-pub(super) const TECHNIQUES: usize = 39;
+pub(super) const TECHNIQUES: usize = 37;
 
 /// The techniques that eliminate candidates, in SE's order, with their searches: by rating,
 /// but for empty rectangles and grouped turbot fish (4.3), which SE's list tries with the
-/// other turbot fish, before XY-Wings (4.2), and aligned pair exclusion (6.2), which it
-/// tries last.
+/// other turbot fish, before XY-Wings (4.2), the unique loops (4.6 to 5.6), which it tries
+/// with the unique rectangles (the entry that stands for them is their least rating,
+/// that of the rectangles of type 3 they come with), and aligned pair exclusion (6.2),
+/// which it tries last.
 pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Search<S>); TECHNIQUES] {
     use SeTechnique::*;
-    use Search::{Across, ByDigit};
+    use Search::{Across, ByDigit, Graded};
     [
         (Pointing, ByDigit(|l, d, f| locked(l, false, d, f))),
         (Claiming, ByDigit(|l, d, f| locked(l, true, d, f))),
@@ -202,18 +216,7 @@ pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Search<S>); TECHNIQUES] 
         (XyWing, Across(|l, f| wing(l, false, f))),
         (XyzWing, Across(|l, f| wing(l, true, f))),
         (UniqueRectangle, Across(unique_rectangle)),
-        (
-            UniqueRectangle46,
-            Across(|l, f| unique_rectangle_type_3(l, 46, f)),
-        ),
-        (
-            UniqueRectangle47,
-            Across(|l, f| unique_rectangle_type_3(l, 47, f)),
-        ),
-        (
-            UniqueRectangle48,
-            Across(|l, f| unique_rectangle_type_3(l, 48, f)),
-        ),
+        (UniqueRectangle46, Graded(unique_loop)),
         (NakedQuad, Across(|l, f| naked_subset(l, 4, f))),
         (Jellyfish, ByDigit(|l, d, f| fish(l, 4, d, f))),
         (HiddenQuad, Across(|l, f| hidden_subset(l, 4, f))),

@@ -84,13 +84,13 @@ fn unique_rectangle_with_roof<S: Shape>(logic: &Logic<S>, found: &mut Found<'_, 
     });
     if !types_2_and_4 {
         roofs(logic, &mut |roof| {
-            roof.type_3(logic, RECTANGLE_TENTHS, found)
+            roof.type_3(logic, RECTANGLE_TENTHS, RECTANGLE_TENTHS, found)
         });
     }
 }
 
 /// SE's rating of unique rectangles of types 1, 2 and 4, in tenths.
-const RECTANGLE_TENTHS: u32 = 45;
+pub(super) const RECTANGLE_TENTHS: u32 = 45;
 
 /// Unique rectangles of type 3 that SE rates `tenths` (4.6 to 4.8; see [`Roof::type_3`]).
 pub(super) fn unique_rectangle_type_3<S: Shape>(
@@ -98,16 +98,19 @@ pub(super) fn unique_rectangle_type_3<S: Shape>(
     tenths: u32,
     found: &mut Found<'_, S>,
 ) {
-    roofs(logic, &mut |roof| roof.type_3(logic, tenths, found));
+    roofs(logic, &mut |roof| {
+        roof.type_3(logic, RECTANGLE_TENTHS, tenths, found)
+    });
 }
 
 /// The roof of a rectangle on `pair` (see [`unique_rectangle`]): its two corners that may
-/// hold more than the pair, in one row or one column.
+/// hold more than the pair, in one row or one column; or the two cells of a unique loop
+/// that hold more (see [`unique_loop`](super::loops::unique_loop)).
 #[derive(Clone, Copy)]
-struct Roof {
-    pair: u32,
-    g1: usize,
-    g2: usize,
+pub(super) struct Roof {
+    pub pair: u32,
+    pub g1: usize,
+    pub g2: usize,
 }
 
 /// Calls `visit` with the roof of every rectangle whose floor holds just the pair, floor by
@@ -153,7 +156,7 @@ fn roofs<S: Shape>(logic: &Logic<S>, visit: &mut impl FnMut(Roof) -> bool) -> bo
 
 impl Roof {
     /// Type 2: both corners hold one digit more, the same; true when `found` stopped the search.
-    fn type_2<S: Shape>(self, logic: &Logic<S>, found: &mut Found<'_, S>) -> bool {
+    pub(super) fn type_2<S: Shape>(self, logic: &Logic<S>, found: &mut Found<'_, S>) -> bool {
         let Roof { pair, g1, g2 } = self;
         let extra = logic.cand[g1] & !pair;
         if extra.count_ones() != 1 || logic.cand[g2] & !pair != extra {
@@ -205,15 +208,22 @@ impl Roof {
     ///
     /// - *naked*: with `k - 1` other cells of the unit, each of two candidates or more, it
     ///   makes a naked set of `k` digits (each extra not in both corners in one of those
-    ///   cells), which the unit's other cells lose; SE rates it 4.5 + (k - 1)/10;
+    ///   cells), which the unit's other cells lose; SE rates it `base` + (k - 1)/10;
     /// - *hidden*: the pair and `k - 2` other digits have no place in the unit but the first
-    ///   corner and `k - 1` other cells, which lose their other candidates; 4.5 + (k - 2)/10.
+    ///   corner and `k - 1` other cells, which lose their other candidates; `base` + (k - 2)/10.
     ///
     /// Only the sets SE rates `tenths` are offered, `k` rising from the number of extras,
+    /// `base` being the rating of the rectangle or loop itself (4.5 for a rectangle), in
     /// SE's units in its order (box, row, column), naked before hidden. Like SE, a naked set
     /// needs `2k` open cells in the unit at least and a hidden one more than `2k`, and `k`
     /// stops at 7; true when `found` stopped the search.
-    fn type_3<S: Shape>(self, logic: &Logic<S>, tenths: u32, found: &mut Found<'_, S>) -> bool {
+    pub(super) fn type_3<S: Shape>(
+        self,
+        logic: &Logic<S>,
+        base: u32,
+        tenths: u32,
+        found: &mut Found<'_, S>,
+    ) -> bool {
         let Roof { pair, g1, g2 } = self;
         let (a, b) = (logic.cand[g1], logic.cand[g2]);
         let extra = (a | b) & !pair;
@@ -226,8 +236,8 @@ impl Roof {
             .filter(|&k| u1[k] == u2[k])
             .map(|k| u1[k]);
         for k in extra.count_ones()..=7 {
-            let naked = RECTANGLE_TENTHS + k - 1 == tenths;
-            let hidden = RECTANGLE_TENTHS + k - 2 == tenths;
+            let naked = base + k - 1 == tenths;
+            let hidden = base + k - 2 == tenths;
             if !naked && !hidden {
                 continue;
             }
