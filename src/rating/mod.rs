@@ -20,8 +20,8 @@
 //! it, and when none of those applies, its dynamic forcing chains (8.5 and up). A puzzle
 //! none of them finishes is marked unfinished and reported at 5.0 (or its hardest step, if
 //! higher): it needs techniques this rater does not have (SE's dynamic chains nested with
-//! other techniques, 9.0 and up, and a few rare patterns, such as unique rectangles of type
-//! 2 with three corners holding the extra digit), almost all rated 5.0 or more in SE.
+//! other techniques, 9.0 and up, or, rarely, another step of SE's), almost all rated 5.0
+//! or more in SE.
 //!
 //! Levels follow the Sudoku Exchange bank: easy < 1.5 ≤ medium < 2.5 ≤ hard < 5.0 ≤
 //! diabolical (and every unfinished puzzle).

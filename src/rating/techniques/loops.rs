@@ -27,8 +27,9 @@
 //! a cell of the loop at a place of the same parity. It still looks at every cell SE looks
 //! at, for SE gathers the other digits of the cells it looks at, taken or not, and they
 //! decide which cells with more it takes. Loops of four cells are the rectangles, which
-//! [`super::uniqueness`] finds; SE's rectangles of type 2 with three corners holding the
-//! extra digit are not among them.
+//! [`super::uniqueness`] finds. (SE's search also finds rectangles with three corners
+//! holding one extra digit, the same, as type 2; but no cell outside them sees all three
+//! but the fourth corner, which holds just the pair, so they remove nothing.)
 
 use super::sees;
 use super::uniqueness::{RECTANGLE_TENTHS, Roof, unique_rectangle_type_3};
