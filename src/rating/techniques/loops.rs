@@ -374,6 +374,107 @@ mod tests {
     use crate::grid::Grid;
     use crate::shape::Nine;
 
+    /// SE's search as SE writes it, without the core or the parity check: from each cell of
+    /// two candidates, row by row, every loop of six cells or more that passes SE's check
+    /// of its units, with the cell it was found from.
+    fn se_loops(logic: &Logic<Nine>) -> Vec<(usize, Vec<usize>)> {
+        fn check(
+            logic: &Logic<Nine>,
+            pair: u32,
+            cell: usize,
+            path: &mut Vec<usize>,
+            (allowed, extras): (i32, u32),
+            last: usize,
+            out: &mut Vec<Vec<usize>>,
+        ) {
+            path.push(cell);
+            let mut extras = extras;
+            for kind in [2, 0, 1] {
+                if kind == last {
+                    continue;
+                }
+                for &next in Nine::unit(Nine::units_of(cell)[kind]) {
+                    let next = next as usize;
+                    if next == path[0] && path.len() >= 4 {
+                        out.push(path.clone());
+                    } else if !path.contains(&next) && logic.cand[next] & pair == pair {
+                        extras |= logic.cand[next] & !pair;
+                        let more = logic.cand[next] != pair;
+                        if !more || extras.count_ones() == 1 || allowed > 0 {
+                            let allowed = allowed - i32::from(more);
+                            check(logic, pair, next, path, (allowed, extras), kind, out);
+                        }
+                    }
+                }
+            }
+            path.pop();
+        }
+        // SE's check: no unit twice among the cells at even places, nor at odd, and the
+        // same units at both.
+        let valid = |cells: &[usize]| {
+            let mut units = [Vec::new(), Vec::new()];
+            for (k, &cell) in cells.iter().enumerate() {
+                for unit in Nine::units_of(cell) {
+                    if units[k % 2].contains(&unit) {
+                        return false;
+                    }
+                    units[k % 2].push(unit);
+                }
+            }
+            units.iter_mut().for_each(|u| u.sort());
+            units[0] == units[1]
+        };
+        let mut found = Vec::new();
+        for start in 0..Nine::CELLS {
+            let pair = logic.cand[start];
+            if pair.count_ones() == 2 {
+                let mut loops = Vec::new();
+                check(logic, pair, start, &mut Vec::new(), (2, 0), 3, &mut loops);
+                for cells in loops.into_iter().filter(|c| c.len() >= 6 && valid(c)) {
+                    found.push((start, cells));
+                }
+            }
+        }
+        found
+    }
+
+    /// The search here finds the loops SE's finds, from the same cells, in the same order
+    /// for each cell, on every grid of the rater's path through the Sudoku Exchange puzzles
+    /// of the shared data where it looks for loops.
+    #[test]
+    fn loops_are_ses() {
+        use crate::rating::{Fruitless, Path, closure, eliminating_step};
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/data/sudoku_exchange_diabolical.txt"
+        );
+        let text = std::fs::read_to_string(path).expect("../shared/data beside the repository");
+        let (mut grids, mut loops) = (0, 0);
+        for line in text.lines() {
+            let digits = line.split_whitespace().nth(1).unwrap();
+            let mut logic = Logic::new(&Grid::<Nine>::parse(digits).unwrap()).unwrap();
+            loop {
+                closure::place_closure(&mut logic, u32::MAX, 0).unwrap();
+                if logic.is_solved() {
+                    break;
+                }
+                let mut ours = Vec::new();
+                Loops::new(&logic).each(&mut |_, first, cells| ours.push((first, cells.to_vec())));
+                // Ours go a pair at a time: in the order of the cells found from.
+                ours.sort_by_key(|(first, _)| *first);
+                let theirs = se_loops(&logic);
+                assert_eq!(ours, theirs, "{digits}");
+                grids += 1;
+                loops += theirs.len();
+                let fresh = &mut Fruitless::new();
+                if eliminating_step(&mut logic, 75, [false; 2], Path::Stepwise, fresh).is_none() {
+                    break;
+                }
+            }
+        }
+        assert!(grids > 1_000 && loops > 100, "{grids} grids, {loops} loops");
+    }
+
     /// The step `unique_loop` takes on an empty 9×9 grid where only cells 0, 3, 12, 15, 24
     /// and 18 hold 1 and 2, a loop of six cells through rows 1 to 3 (each row, column and box
     /// it enters holds two of them), every other cell holding 3 to 9; `also` changes the
