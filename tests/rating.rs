@@ -236,6 +236,30 @@ fn chains_past_forcing_chains_rate_as_sukaku_explainer() {
     }
 }
 
+/// The puzzle of se_rated_qqwing.txt that Sukaku Explainer rates 4.6 for a unique loop of
+/// six cells takes one: a loop of type 3 on its path, 4.6, named so in `rate`'s output.
+#[test]
+fn a_unique_loop_rates_as_sukaku_explainer() {
+    use sudoku_bank::rating::SeTechnique;
+    let puzzle =
+        "...6.1937......54.............9..4.2..2417.6....3.....3.1.5....2.9.7...6.6719...3";
+    let rating = rate(&Grid::<Nine>::parse(puzzle).unwrap()).unwrap();
+    assert!(rating.finished);
+    let hardest = rating.hardest.unwrap();
+    assert_eq!(
+        hardest,
+        SeTechnique::UniqueLoop {
+            tenths: 46,
+            kind: 3
+        }
+    );
+    assert_eq!(
+        (rating.tenths(), hardest.name()),
+        (46, "unique loop type 3")
+    );
+    assert_eq!(rating.level(), Level::Hard);
+}
+
 /// Puzzles of `S` dug to `holes`, from attempts of seed 1.
 fn dug<S: sudoku_bank::Shape>(holes: usize, count: u64) -> Vec<Grid<S>> {
     let mut generator = sudoku_bank::Generator::<S>::new(sudoku_bank::Holes::Exact(holes));
