@@ -418,8 +418,8 @@ pub(super) fn empty_rectangle<S: Shape>(logic: &Logic<S>, digits: u32, found: &m
 ///
 /// SE rates them by the units of the links: three parallel lines 5.4, a box with a row and
 /// a column 5.6, any other mix 5.5; of the chains of a rating it takes the one with the
-/// most eliminations. (Its chains through a box's group of places, rated 5.7, are not
-/// looked for.)
+/// most eliminations. Its chains through an empty rectangle, rated 5.7, are
+/// [`three_links_with_rectangle`].
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum ThreeLinks {
     Parallel,
@@ -555,6 +555,231 @@ pub(super) fn three_links<S: Shape>(
     }
 }
 
+/// Chains of three strong links on one digit where one link or more is an empty rectangle
+/// (Sukaku Explainer's "3 strong links (with Empty Rectangle)", 5.7): a box whose places of
+/// the digit, three or more, lie on the cross of one row and one column of the box, the
+/// first such cross in the box's order (SE's `Rectangle` and `Heart`). The digit is in the
+/// cross's row or in its column, and the chain takes the cell where they cross, its heart,
+/// for both ends of that link: a weak link reaches the heart through the unit the two
+/// share, a column before a row before a box. Other links are a line's two places or a
+/// box's two places off one line. The search is SE's (`ThreeStrongLinks.getHints`): the
+/// links' units by kind in its order (a box with boxes, rows and columns), each chain read
+/// from either end of its first link and with its links in three orders; the cells apart,
+/// an empty rectangle's box holding no other link's cell, the units of the weak links none
+/// of the links'. A cell that sees both ends of the chain, outside the links' and the weak
+/// links' units, loses the digit. Of the chains with eliminations, SE takes the one with
+/// the most, then the least name suffix ([`suffix`]), then the first found.
+pub(super) fn three_links_with_rectangle<S: Shape>(
+    logic: &Logic<S>,
+    digits: u32,
+    found: &mut Found<'_, S>,
+) {
+    // SE's kinds of unit: 0 a box, 1 a row, 2 a column; the chains with a box, in its order.
+    const KINDS: [[usize; 3]; 6] = [
+        [0, 0, 0],
+        [0, 0, 1],
+        [0, 0, 2],
+        [0, 1, 1],
+        [0, 2, 2],
+        [0, 1, 2],
+    ];
+    let n = S::N;
+    let unit_of = |kind: usize, index: usize| match kind {
+        0 => 2 * n + index,
+        1 => index,
+        _ => n + index,
+    };
+    let shared = |a: usize, b: usize| link_unit(S::units_of(a), S::units_of(b));
+    let box_of = |cell: usize| S::units_of(cell)[2];
+    let mut table = S::units([0u32; 32]);
+    for (unit, places) in table.as_mut().iter_mut().enumerate() {
+        *places = logic.unit_places(unit);
+    }
+    // The link of a unit on the digit: its two ends (the heart twice for an empty
+    // rectangle) and whether it is one.
+    let link = |unit: usize, digit: usize| -> Option<([usize; 2], bool)> {
+        let places = table.as_ref()[unit][digit];
+        let count = places.count_ones() as usize;
+        let cells = S::unit(unit);
+        let cell = |k: u32| cells[k as usize] as usize;
+        if count == 2 {
+            let (a, b) = (
+                cell(places.trailing_zeros()),
+                cell(31 - places.leading_zeros()),
+            );
+            let on_line = shared(a, b).is_some_and(|u| u < 2 * n);
+            return (unit < 2 * n || !on_line).then_some(([a, b], false));
+        }
+        if unit < 2 * n || count < 3 || count > 2 * S::BOX - 1 {
+            return None;
+        }
+        // The first cell of the box whose row and column hold every place.
+        let side = S::BOX;
+        (0..n)
+            .find(|&e| {
+                let cross = (0..n).filter(|&k| k / side == e / side || k % side == e % side);
+                places & !cross.fold(0u32, |m, k| m | 1 << k) == 0
+            })
+            .map(|e| ([cell(e as u32); 2], true))
+    };
+    let mut best: Option<(usize, [u8; 3], S::Cells<u32>)> = None;
+    for kinds in KINDS {
+        for digit in (0..n).filter(|d| digits >> d & 1 != 0) {
+            let bit = 1u32 << digit;
+            for i1 in 0..n {
+                let u1 = unit_of(kinds[0], i1);
+                let Some((l1, er1)) = link(u1, digit) else {
+                    continue;
+                };
+                let from2 = if kinds[0] == kinds[1] { i1 + 1 } else { 0 };
+                for i2 in from2..n {
+                    let u2 = unit_of(kinds[1], i2);
+                    let Some((l2, er2)) = link(u2, digit) else {
+                        continue;
+                    };
+                    let from3 = if kinds[1] == kinds[2] {
+                        i2 + 1
+                    } else if kinds[0] == kinds[2] {
+                        i1 + 1
+                    } else {
+                        0
+                    };
+                    for i3 in from3..n {
+                        let u3 = unit_of(kinds[2], i3);
+                        let Some((l3, er3)) = link(u3, digit) else {
+                            continue;
+                        };
+                        if !(er1 || er2 || er3) {
+                            continue;
+                        }
+                        let cells = [l1[0], l1[1], l2[0], l2[1], l3[0], l3[1]];
+                        let er = [er1, er2, er3];
+                        // Every cell apart, each heart once.
+                        let counted = |i: usize| i % 2 == 0 || !er[i / 2];
+                        let clash = (0..6)
+                            .filter(|&i| counted(i))
+                            .any(|i| (i + 1..6).any(|j| counted(j) && cells[j] == cells[i]));
+                        if clash {
+                            continue;
+                        }
+                        // An empty rectangle's box holds no cell of the other links.
+                        let crowded = (0..3).any(|l| {
+                            er[l]
+                                && (0..6)
+                                    .filter(|&i| i / 2 != l)
+                                    .any(|i| box_of(cells[i]) == box_of(cells[2 * l]))
+                        });
+                        if crowded {
+                            continue;
+                        }
+                        let units = [u1, u2, u3];
+                        for i in (0..2).filter(|&i| !(i == 0 && er1)) {
+                            for j in (2..4).filter(|&j| !(j == 2 && er2)) {
+                                for k in (4..6).filter(|&k| !(k == 4 && er3)) {
+                                    // The chain's cells from its start, and its links.
+                                    let orders = [
+                                        ([i, 1 - i, j, 5 - j, k, 9 - k], [0, 1, 2]),
+                                        ([i, 1 - i, k, 9 - k, j, 5 - j], [0, 2, 1]),
+                                        ([j, 5 - j, i, 1 - i, k, 9 - k], [1, 0, 2]),
+                                    ];
+                                    for (at, links) in orders {
+                                        let chain = at.map(|x| cells[x]);
+                                        let (Some(s1), Some(s2)) = (
+                                            shared(chain[1], chain[2]),
+                                            shared(chain[3], chain[4]),
+                                        ) else {
+                                            continue;
+                                        };
+                                        if units.contains(&s1) || units.contains(&s2) {
+                                            continue;
+                                        }
+                                        let outside = [u1, u2, u3, s1, s2];
+                                        let (start, end) = (chain[0], chain[5]);
+                                        let mut removal = S::cells(0u32);
+                                        let mut count = 0;
+                                        for &cell in S::peers(start) {
+                                            let cell = cell as usize;
+                                            let doomed = logic.cand[cell] & bit != 0
+                                                && cell != end
+                                                && sees::<S>(cell, end)
+                                                && !S::units_of(cell)
+                                                    .iter()
+                                                    .any(|u| outside.contains(u));
+                                            if doomed {
+                                                removal[cell] = bit;
+                                                count += 1;
+                                            }
+                                        }
+                                        if count == 0 {
+                                            continue;
+                                        }
+                                        let label =
+                                            suffix(links.map(|l| kinds[l]), links.map(|l| er[l]));
+                                        let better =
+                                            best.as_ref().is_none_or(|(most, least, _)| {
+                                                count > *most || count == *most && label < *least
+                                            });
+                                        if better {
+                                            best = Some((count, label, removal));
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if let Some((_, _, removal)) = best {
+        found(logic, &removal, 0);
+    }
+}
+
+/// The name suffix SE gives a chain of three strong links (`ThreeStrongLinksHint.getSuffix`),
+/// which orders chains with as many eliminations: one character a link, from its kind (0
+/// a box, 1 a row, 2 a column, in the chain's order) and whether it is an empty rectangle,
+/// as digits.
+fn suffix(kinds: [usize; 3], er: [bool; 3]) -> [u8; 3] {
+    let box_link = |l: usize| if er[l] { b'4' } else { b'0' };
+    let mut s = [0u8; 3];
+    s[0] = if kinds[0] > 0 { b'1' } else { box_link(0) };
+    s[1] = if kinds[1] > 0 && (kinds[0] == kinds[1] || s[0] != b'1') {
+        b'1'
+    } else if kinds[1] > 0 {
+        b'2'
+    } else {
+        box_link(1)
+    };
+    let boxes = |x: u8| x == b'0' || x == b'4';
+    let second_is = |x: u8| s[1] == x && s[0] != x;
+    s[2] = if kinds[2] > 0
+        && (boxes(s[0]) && boxes(s[1])
+            || kinds[0] == kinds[2]
+            || kinds[1] != kinds[2] && second_is(b'2')
+            || kinds[1] == kinds[2] && second_is(b'1'))
+    {
+        b'1'
+    } else if kinds[2] > 0 {
+        b'2'
+    } else {
+        box_link(2)
+    };
+    if s == *b"122" {
+        return *b"112";
+    }
+    if s == *b"120" {
+        return *b"012";
+    }
+    if s[0] == b'4' {
+        s = [s[2], s[1], s[0]];
+    }
+    if s[..2] == *b"21" {
+        return [b'1', b'2', s[2]];
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::{first_offer, offers};
@@ -617,5 +842,17 @@ mod tests {
             grids >= 50 && offered >= 200,
             "{grids} grids, {offered} offers"
         );
+    }
+
+    /// SE's name suffixes, worked through `ThreeStrongLinksHint.getSuffix` by hand: parallel
+    /// rows; a rectangle first (read backwards, then "21" turned round); two rectangles; a
+    /// row and two columns ("122" becomes "112"); a box and two rows.
+    #[test]
+    fn suffixes_are_ses() {
+        assert_eq!(&suffix([1, 1, 1], [false; 3]), b"111");
+        assert_eq!(&suffix([0, 1, 2], [true, false, false]), b"124");
+        assert_eq!(&suffix([0, 0, 0], [true, false, true]), b"404");
+        assert_eq!(&suffix([1, 2, 2], [false; 3]), b"112");
+        assert_eq!(&suffix([0, 1, 1], [false; 3]), b"011");
     }
 }

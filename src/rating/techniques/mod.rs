@@ -44,7 +44,10 @@ pub(super) use aligned::aligned_triple_step;
 pub(super) use chains::{chain_step, chain_tenths};
 pub(super) use dynamic::dynamic_step;
 use fish::fish;
-use links::{ThreeLinks, Turbot, empty_rectangle, grouped_turbot, three_links, turbot};
+use links::{
+    ThreeLinks, Turbot, empty_rectangle, grouped_turbot, three_links, three_links_with_rectangle,
+    turbot,
+};
 use loops::unique_loop;
 pub(super) use multiple::multiple_step;
 pub(super) use nishio::nishio_step;
@@ -179,7 +182,7 @@ impl<S: Shape> Search<S> {
 }
 
 /// How many techniques [`eliminating`] lists.
-pub(super) const TECHNIQUES: usize = 37;
+pub(super) const TECHNIQUES: usize = 38;
 
 /// The techniques that eliminate candidates, in SE's order, with their searches: by rating,
 /// but for empty rectangles and grouped turbot fish (4.3), which SE's list tries with the
@@ -235,6 +238,10 @@ pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Search<S>); TECHNIQUES] 
             ByDigit(|l, d, f| three_links(l, ThreeLinks::BoxRowColumn, d, f)),
         ),
         (BugType1, Across(|l, f| bug(l, Bug::One, f))),
+        (
+            ThreeStrongLinksEmptyRectangle,
+            ByDigit(three_links_with_rectangle),
+        ),
         (BugType2, Across(|l, f| bug(l, Bug::Two, f))),
         (BugType4, Across(|l, f| bug(l, Bug::Four, f))),
         (BugType3Pair, Across(|l, f| bug(l, Bug::Three(2), f))),
