@@ -584,146 +584,49 @@ pub(super) fn three_links_with_rectangle<S: Shape>(
         [0, 1, 2],
     ];
     let n = S::N;
-    let unit_of = |kind: usize, index: usize| match kind {
-        0 => 2 * n + index,
-        1 => index,
-        _ => n + index,
-    };
-    let shared = |a: usize, b: usize| link_unit(S::units_of(a), S::units_of(b));
-    let box_of = |cell: usize| S::units_of(cell)[2];
+    let unit_of = |kind: usize, index: usize| [2 * n, 0, n][kind] + index;
     let mut table = S::units([0u32; 32]);
     for (unit, places) in table.as_mut().iter_mut().enumerate() {
         *places = logic.unit_places(unit);
     }
-    // The link of a unit on the digit: its two ends (the heart twice for an empty
-    // rectangle) and whether it is one.
-    let link = |unit: usize, digit: usize| -> Option<([usize; 2], bool)> {
-        let places = table.as_ref()[unit][digit];
-        let count = places.count_ones() as usize;
-        let cells = S::unit(unit);
-        let cell = |k: u32| cells[k as usize] as usize;
-        if count == 2 {
-            let (a, b) = (
-                cell(places.trailing_zeros()),
-                cell(31 - places.leading_zeros()),
-            );
-            let on_line = shared(a, b).is_some_and(|u| u < 2 * n);
-            return (unit < 2 * n || !on_line).then_some(([a, b], false));
-        }
-        if unit < 2 * n || count < 3 || count > 2 * S::BOX - 1 {
-            return None;
-        }
-        // The first cell of the box whose row and column hold every place.
-        let side = S::BOX;
-        (0..n)
-            .find(|&e| {
-                let cross = (0..n).filter(|&k| k / side == e / side || k % side == e % side);
-                places & !cross.fold(0u32, |m, k| m | 1 << k) == 0
-            })
-            .map(|e| ([cell(e as u32); 2], true))
-    };
     let mut best: Option<(usize, [u8; 3], S::Cells<u32>)> = None;
     for kinds in KINDS {
         for digit in (0..n).filter(|d| digits >> d & 1 != 0) {
-            let bit = 1u32 << digit;
+            let link = |kind: usize, index: usize| {
+                let unit = unit_of(kind, index);
+                link_or_rectangle::<S>(unit, table.as_ref()[unit][digit])
+            };
             for i1 in 0..n {
-                let u1 = unit_of(kinds[0], i1);
-                let Some((l1, er1)) = link(u1, digit) else {
+                let Some(l1) = link(kinds[0], i1) else {
                     continue;
                 };
                 let from2 = if kinds[0] == kinds[1] { i1 + 1 } else { 0 };
                 for i2 in from2..n {
-                    let u2 = unit_of(kinds[1], i2);
-                    let Some((l2, er2)) = link(u2, digit) else {
+                    let Some(l2) = link(kinds[1], i2) else {
                         continue;
                     };
-                    let from3 = if kinds[1] == kinds[2] {
-                        i2 + 1
-                    } else if kinds[0] == kinds[2] {
-                        i1 + 1
-                    } else {
-                        0
+                    let from3 = match kinds {
+                        [_, b, c] if b == c => i2 + 1,
+                        [a, _, c] if a == c => i1 + 1,
+                        _ => 0,
                     };
                     for i3 in from3..n {
-                        let u3 = unit_of(kinds[2], i3);
-                        let Some((l3, er3)) = link(u3, digit) else {
+                        let Some(l3) = link(kinds[2], i3) else {
                             continue;
                         };
-                        if !(er1 || er2 || er3) {
-                            continue;
-                        }
-                        let cells = [l1[0], l1[1], l2[0], l2[1], l3[0], l3[1]];
-                        let er = [er1, er2, er3];
-                        // Every cell apart, each heart once.
-                        let counted = |i: usize| i % 2 == 0 || !er[i / 2];
-                        let clash = (0..6)
-                            .filter(|&i| counted(i))
-                            .any(|i| (i + 1..6).any(|j| counted(j) && cells[j] == cells[i]));
-                        if clash {
-                            continue;
-                        }
-                        // An empty rectangle's box holds no cell of the other links.
-                        let crowded = (0..3).any(|l| {
-                            er[l]
-                                && (0..6)
-                                    .filter(|&i| i / 2 != l)
-                                    .any(|i| box_of(cells[i]) == box_of(cells[2 * l]))
-                        });
-                        if crowded {
-                            continue;
-                        }
-                        let units = [u1, u2, u3];
-                        for i in (0..2).filter(|&i| !(i == 0 && er1)) {
-                            for j in (2..4).filter(|&j| !(j == 2 && er2)) {
-                                for k in (4..6).filter(|&k| !(k == 4 && er3)) {
-                                    // The chain's cells from its start, and its links.
-                                    let orders = [
-                                        ([i, 1 - i, j, 5 - j, k, 9 - k], [0, 1, 2]),
-                                        ([i, 1 - i, k, 9 - k, j, 5 - j], [0, 2, 1]),
-                                        ([j, 5 - j, i, 1 - i, k, 9 - k], [1, 0, 2]),
-                                    ];
-                                    for (at, links) in orders {
-                                        let chain = at.map(|x| cells[x]);
-                                        let (Some(s1), Some(s2)) = (
-                                            shared(chain[1], chain[2]),
-                                            shared(chain[3], chain[4]),
-                                        ) else {
-                                            continue;
-                                        };
-                                        if units.contains(&s1) || units.contains(&s2) {
-                                            continue;
-                                        }
-                                        let outside = [u1, u2, u3, s1, s2];
-                                        let (start, end) = (chain[0], chain[5]);
-                                        let mut removal = S::cells(0u32);
-                                        let mut count = 0;
-                                        for &cell in S::peers(start) {
-                                            let cell = cell as usize;
-                                            let doomed = logic.cand[cell] & bit != 0
-                                                && cell != end
-                                                && sees::<S>(cell, end)
-                                                && !S::units_of(cell)
-                                                    .iter()
-                                                    .any(|u| outside.contains(u));
-                                            if doomed {
-                                                removal[cell] = bit;
-                                                count += 1;
-                                            }
-                                        }
-                                        if count == 0 {
-                                            continue;
-                                        }
-                                        let label =
-                                            suffix(links.map(|l| kinds[l]), links.map(|l| er[l]));
-                                        let better =
-                                            best.as_ref().is_none_or(|(most, least, _)| {
-                                                count > *most || count == *most && label < *least
-                                            });
-                                        if better {
-                                            best = Some((count, label, removal));
-                                        }
-                                    }
-                                }
+                        let units = [
+                            unit_of(kinds[0], i1),
+                            unit_of(kinds[1], i2),
+                            unit_of(kinds[2], i3),
+                        ];
+                        for (count, label, removal) in
+                            rectangle_chains(logic, 1 << digit, [l1, l2, l3], units, kinds)
+                        {
+                            let better = best.as_ref().is_none_or(|(most, least, _)| {
+                                count > *most || count == *most && label < *least
+                            });
+                            if better {
+                                best = Some((count, label, removal));
                             }
                         }
                     }
@@ -734,6 +637,126 @@ pub(super) fn three_links_with_rectangle<S: Shape>(
     if let Some((_, _, removal)) = best {
         found(logic, &removal, 0);
     }
+}
+
+/// A strong link on a digit whose places in `unit` are `places`, as SE's
+/// `ThreeStrongLinks` takes it: its two ends (the heart twice for an empty rectangle) and
+/// whether it is one. A line's two places; a box's two places off one line; a box's three
+/// places or more (up to a cross's `2·BOX − 1`) on the cross of one row and one column of
+/// the box, the first cell of the box whose row and column hold them all being the heart.
+fn link_or_rectangle<S: Shape>(unit: usize, places: u32) -> Option<([usize; 2], bool)> {
+    let (n, side) = (S::N, S::BOX);
+    let cells = S::unit(unit);
+    let cell = |k: u32| cells[k as usize] as usize;
+    let count = places.count_ones() as usize;
+    if count == 2 {
+        let (a, b) = (
+            cell(places.trailing_zeros()),
+            cell(31 - places.leading_zeros()),
+        );
+        let on_line = link_unit(S::units_of(a), S::units_of(b)).is_some_and(|u| u < 2 * n);
+        return (unit < 2 * n || !on_line).then_some(([a, b], false));
+    }
+    if unit < 2 * n || count < 3 || count > 2 * side - 1 {
+        return None;
+    }
+    (0..n)
+        .find(|&e| {
+            let cross = (0..n).filter(|&k| k / side == e / side || k % side == e % side);
+            places & !cross.fold(0u32, |m, k| m | 1 << k) == 0
+        })
+        .map(|e| ([cell(e as u32); 2], true))
+}
+
+/// The chains SE reads from three links of a digit (`bit`), one an empty rectangle or more,
+/// in `units` of SE's `kinds` (see [`three_links_with_rectangle`]), with eliminations: how
+/// many, the chain's [`suffix`] and the removal, in SE's order.
+fn rectangle_chains<S: Shape>(
+    logic: &Logic<S>,
+    bit: u32,
+    links: [([usize; 2], bool); 3],
+    units: [usize; 3],
+    kinds: [usize; 3],
+) -> impl Iterator<Item = (usize, [u8; 3], S::Cells<u32>)> {
+    let er = links.map(|(_, er)| er);
+    let cells = [
+        links[0].0[0],
+        links[0].0[1],
+        links[1].0[0],
+        links[1].0[1],
+        links[2].0[0],
+        links[2].0[1],
+    ];
+    let box_of = |cell: usize| S::units_of(cell)[2];
+    // Every cell apart, each heart once; an empty rectangle's box holds no cell of the other
+    // links.
+    let counted = |i: usize| i % 2 == 0 || !er[i / 2];
+    let clash = (0..6)
+        .filter(|&i| counted(i))
+        .any(|i| (i + 1..6).any(|j| counted(j) && cells[j] == cells[i]));
+    let crowded = (0..3).any(|l| {
+        er[l]
+            && (0..6)
+                .filter(|&i| i / 2 != l)
+                .any(|i| box_of(cells[i]) == box_of(cells[2 * l]))
+    });
+    let valid = er.contains(&true) && !clash && !crowded;
+    // Each chain read from either end of each link (a rectangle's from its heart alone),
+    // with its links in SE's three orders: the chain's cells from its start, and its links.
+    let ends = move |l: usize| (2 * l..2 * l + 2).filter(move |&i| !(i == 2 * l && er[l]));
+    let chains = ends(0)
+        .flat_map(move |i| ends(1).flat_map(move |j| ends(2).map(move |k| (i, j, k))))
+        .flat_map(move |(i, j, k)| {
+            [
+                ([i, 1 - i, j, 5 - j, k, 9 - k], [0, 1, 2]),
+                ([i, 1 - i, k, 9 - k, j, 5 - j], [0, 2, 1]),
+                ([j, 5 - j, i, 1 - i, k, 9 - k], [1, 0, 2]),
+            ]
+        });
+    chains
+        .filter(move |_| valid)
+        .filter_map(move |(at, order)| {
+            let chain = at.map(|x| cells[x]);
+            let (count, removal) = chain_removal(logic, bit, chain, units)?;
+            Some((
+                count,
+                suffix(order.map(|l| kinds[l]), order.map(|l| er[l])),
+                removal,
+            ))
+        })
+}
+
+/// What a chain of three strong links removes: `chain` its six cells from its start, the
+/// links in `units`. The weak links join cells 1 and 2, and 3 and 4, through the unit they
+/// share, which must be none of the links'; a cell that sees both ends, outside all five
+/// units, loses the digit. `None` when the chain does not hold or removes nothing.
+fn chain_removal<S: Shape>(
+    logic: &Logic<S>,
+    bit: u32,
+    chain: [usize; 6],
+    units: [usize; 3],
+) -> Option<(usize, S::Cells<u32>)> {
+    let shared = |a: usize, b: usize| link_unit(S::units_of(a), S::units_of(b));
+    let (s1, s2) = (shared(chain[1], chain[2])?, shared(chain[3], chain[4])?);
+    if units.contains(&s1) || units.contains(&s2) {
+        return None;
+    }
+    let outside = [units[0], units[1], units[2], s1, s2];
+    let (start, end) = (chain[0], chain[5]);
+    let mut removal = S::cells(0u32);
+    let mut count = 0;
+    for &cell in S::peers(start) {
+        let cell = cell as usize;
+        let doomed = logic.cand[cell] & bit != 0
+            && cell != end
+            && sees::<S>(cell, end)
+            && !S::units_of(cell).iter().any(|u| outside.contains(u));
+        if doomed {
+            removal[cell] = bit;
+            count += 1;
+        }
+    }
+    (count > 0).then_some((count, removal))
 }
 
 /// The name suffix SE gives a chain of three strong links (`ThreeStrongLinksHint.getSuffix`),
