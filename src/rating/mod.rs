@@ -97,8 +97,8 @@ pub enum SeTechnique {
     WxyzWingOfThree,
     ThreeStrongLinksBoxRowColumn,
     BugType1,
-    /// Three strong links, one of them an empty rectangle (5.7).
-    ThreeStrongLinksEmptyRectangle,
+    /// Three strong links, one of them or more with a group of places (5.7).
+    ThreeStrongLinksGrouped,
     BugType2,
     BugType4,
     /// BUG type 3 with a naked pair (5.8).
@@ -233,7 +233,7 @@ impl SeTechnique {
             WxyzWingOfThree => 56,
             ThreeStrongLinksBoxRowColumn => 56,
             BugType1 => 56,
-            ThreeStrongLinksEmptyRectangle => 57,
+            ThreeStrongLinksGrouped => 57,
             BugType2 => 57,
             BugType4 => 57,
             BugType3Pair => 58,
@@ -293,7 +293,7 @@ impl SeTechnique {
             WxyzWingOfThree => "WXYZ-Wing (a cell of three)",
             ThreeStrongLinksBoxRowColumn => "3 strong links (box, row and column)",
             BugType1 => "BUG type 1",
-            ThreeStrongLinksEmptyRectangle => "3 strong links (with an empty rectangle)",
+            ThreeStrongLinksGrouped => "3 strong links (grouped)",
             BugType2 => "BUG type 2",
             BugType4 => "BUG type 4",
             BugType3Pair | BugType3Triple | BugType3Quad | BugType3Five | BugType3Six => {

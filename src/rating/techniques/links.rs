@@ -418,8 +418,8 @@ pub(super) fn empty_rectangle<S: Shape>(logic: &Logic<S>, digits: u32, found: &m
 ///
 /// SE rates them by the units of the links: three parallel lines 5.4, a box with a row and
 /// a column 5.6, any other mix 5.5; of the chains of a rating it takes the one with the
-/// most eliminations. Its chains through an empty rectangle, rated 5.7, are
-/// [`three_links_with_rectangle`].
+/// most eliminations. Its chains with a group of places, rated 5.7, are
+/// [`grouped_three_links`].
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum ThreeLinks {
     Parallel,
@@ -555,33 +555,42 @@ pub(super) fn three_links<S: Shape>(
     }
 }
 
-/// Chains of three strong links on one digit where one link or more is an empty rectangle
-/// (Sukaku Explainer's "3 strong links (with Empty Rectangle)", 5.7): a box whose places of
-/// the digit, three or more, lie on the cross of one row and one column of the box, the
-/// first such cross in the box's order (SE's `Rectangle` and `Heart`). The digit is in the
-/// cross's row or in its column, and the chain takes the cell where they cross, its heart,
-/// for both ends of that link: a weak link reaches the heart through the unit the two
-/// share, a column before a row before a box. Other links are a line's two places or a
-/// box's two places off one line. The search is SE's (`ThreeStrongLinks.getHints`): the
-/// links' units by kind in its order (a box with boxes, rows and columns), each chain read
-/// from either end of its first link and with its links in three orders; the cells apart,
-/// an empty rectangle's box holding no other link's cell, the units of the weak links none
-/// of the links'. A cell that sees both ends of the chain, outside the links' and the weak
-/// links' units, loses the digit. Of the chains with eliminations, SE takes the one with
-/// the most, then the least name suffix ([`suffix`]), then the first found.
-pub(super) fn three_links_with_rectangle<S: Shape>(
+/// Chains of three strong links on one digit where one link or more has a group of places,
+/// rated 5.7 by Sukaku Explainer: the chains of its `ThreeStrongLinks` through an empty
+/// rectangle ("3 Strong links (with Empty Rectangle)") and its grouped strong links of three
+/// (`StrongLinksHint.getDifficulty`: three links 5.4, and 0.3 more with a group).
+/// - An empty rectangle: a box whose places of the digit, three or more, lie on the cross of
+///   one row and one column of the box, the first such cross in the box's order (SE's
+///   `Rectangle` and `Heart`). The digit is in the cross's row or in its column, and the
+///   chain takes the cell where they cross, its heart, for both ends of that link.
+/// - A line whose places lie in two of its box segments: the places in each segment are
+///   one end, a group, true when one of its cells is.
+///
+/// Other links are a line's two places or a box's two places off one line. A weak link joins
+/// two ends whose cells all share a unit (a column before a row before a box), none of the
+/// links'. The search follows SE's `ThreeStrongLinks.getHints`: the links' units by kind in
+/// its order, each chain read from either end of its first link and with its links in three
+/// orders; the ends apart, an empty rectangle's box holding no cell of the other links. A
+/// cell that sees every cell of both ends of the chain, outside the links' and the weak
+/// links' units, loses the digit. Of the chains with eliminations, SE takes the one with the
+/// most, then the least name suffix ([`suffix`]), then the first found.
+pub(super) fn grouped_three_links<S: Shape>(
     logic: &Logic<S>,
     digits: u32,
     found: &mut Found<'_, S>,
 ) {
-    // SE's kinds of unit: 0 a box, 1 a row, 2 a column; the chains with a box, in its order.
-    const KINDS: [[usize; 3]; 6] = [
+    // SE's kinds of unit: 0 a box, 1 a row, 2 a column, in its order.
+    const KINDS: [[usize; 3]; 10] = [
+        [1, 1, 1],
+        [2, 2, 2],
         [0, 0, 0],
         [0, 0, 1],
         [0, 0, 2],
         [0, 1, 1],
         [0, 2, 2],
         [0, 1, 2],
+        [1, 1, 2],
+        [1, 2, 2],
     ];
     let n = S::N;
     let unit_of = |kind: usize, index: usize| [2 * n, 0, n][kind] + index;
@@ -589,62 +598,111 @@ pub(super) fn three_links_with_rectangle<S: Shape>(
     for (unit, places) in table.as_mut().iter_mut().enumerate() {
         *places = logic.unit_places(unit);
     }
-    let mut best: Option<(usize, [u8; 3], S::Cells<u32>)> = None;
-    for kinds in KINDS {
-        for digit in (0..n).filter(|d| digits >> d & 1 != 0) {
-            let link = |kind: usize, index: usize| {
-                let unit = unit_of(kind, index);
-                link_or_rectangle::<S>(unit, table.as_ref()[unit][digit])
-            };
-            for i1 in 0..n {
-                let Some(l1) = link(kinds[0], i1) else {
-                    continue;
-                };
+    // The chain SE takes: the most eliminations, then the least suffix, then the first in
+    // its order (kinds of unit, then digit, then the order found).
+    let mut best: Option<Choice<S::Cells<u32>>> = None;
+    for digit in (0..n).filter(|d| digits >> d & 1 != 0) {
+        // The digit's link in each unit, if any.
+        let mut links = S::units(None);
+        for (unit, link) in links.as_mut().iter_mut().enumerate() {
+            *link = grouped_link::<S>(unit, table.as_ref()[unit][digit]);
+        }
+        let link = |kind: usize, index: usize| links.as_ref()[unit_of(kind, index)].as_ref();
+        // By kind of unit, the units with a link, and those whose link has a group.
+        let (mut linked, mut grouped) = ([0u32; 3], [0u32; 3]);
+        for kind in 0..3 {
+            for index in 0..n {
+                if let Some(link) = link(kind, index) {
+                    linked[kind] |= 1 << index;
+                    grouped[kind] |= u32::from(link.rectangle || link.groups) << index;
+                }
+            }
+        }
+        // The units of a kind with a link, from `from` on.
+        let from = |kind: usize, from: usize| {
+            let mut rest = linked[kind] & !((1u32 << from) - 1);
+            std::iter::from_fn(move || {
+                let index = rest.trailing_zeros() as usize;
+                rest &= rest.wrapping_sub(1);
+                (index < 32).then_some(index)
+            })
+        };
+        for (k, kinds) in KINDS.into_iter().enumerate() {
+            let order = (k, digit);
+            let has_group = |kind: usize, index: usize| grouped[kind] >> index & 1 != 0;
+            for i1 in from(kinds[0], 0) {
+                let l1 = link(kinds[0], i1).expect("a linked unit");
                 let from2 = if kinds[0] == kinds[1] { i1 + 1 } else { 0 };
-                for i2 in from2..n {
-                    let Some(l2) = link(kinds[1], i2) else {
-                        continue;
-                    };
+                for i2 in from(kinds[1], from2) {
+                    let l2 = link(kinds[1], i2).expect("a linked unit");
                     let from3 = match kinds {
                         [_, b, c] if b == c => i2 + 1,
                         [a, _, c] if a == c => i1 + 1,
                         _ => 0,
                     };
-                    for i3 in from3..n {
-                        let Some(l3) = link(kinds[2], i3) else {
+                    for i3 in from(kinds[2], from3) {
+                        let groups = has_group(kinds[0], i1)
+                            || has_group(kinds[1], i2)
+                            || has_group(kinds[2], i3);
+                        if !groups {
                             continue;
-                        };
+                        }
+                        let l3 = link(kinds[2], i3).expect("a linked unit");
                         let units = [
                             unit_of(kinds[0], i1),
                             unit_of(kinds[1], i2),
                             unit_of(kinds[2], i3),
                         ];
-                        for (count, label, removal) in
-                            rectangle_chains(logic, 1 << digit, [l1, l2, l3], units, kinds)
-                        {
-                            let better = best.as_ref().is_none_or(|(most, least, _)| {
-                                count > *most || count == *most && label < *least
-                            });
-                            if better {
-                                best = Some((count, label, removal));
-                            }
-                        }
+                        let links = [l1, l2, l3];
+                        grouped_chains(
+                            logic,
+                            1 << digit,
+                            links,
+                            units,
+                            kinds,
+                            &mut |count, label, removal| {
+                                let better = best.as_ref().is_none_or(|(most, least, first, _)| {
+                                    count > *most
+                                        || count == *most
+                                            && (label < *least || label == *least && order < *first)
+                                });
+                                if better {
+                                    best = Some((count, label, order, removal));
+                                }
+                            },
+                        );
                     }
                 }
             }
         }
     }
-    if let Some((_, _, removal)) = best {
+    if let Some((_, _, _, removal)) = best {
         found(logic, &removal, 0);
     }
 }
 
-/// A strong link on a digit whose places in `unit` are `places`, as SE's
-/// `ThreeStrongLinks` takes it: its two ends (the heart twice for an empty rectangle) and
-/// whether it is one. A line's two places; a box's two places off one line; a box's three
-/// places or more (up to a cross's `2·BOX − 1`) on the cross of one row and one column of
-/// the box, the first cell of the box whose row and column hold them all being the heart.
-fn link_or_rectangle<S: Shape>(unit: usize, places: u32) -> Option<([usize; 2], bool)> {
+/// A chain [`grouped_three_links`] may take: its eliminations, its [`suffix`], its place in
+/// SE's order (kinds of unit, digit) and its removal.
+type Choice<C> = (usize, [u8; 3], (usize, usize), C);
+
+/// A strong link of [`grouped_three_links`] (see [`grouped_link`]).
+#[derive(Clone, Copy, Debug)]
+struct GroupedLink {
+    /// Its two ends; an empty rectangle's heart twice.
+    ends: [End; 2],
+    /// Whether it is an empty rectangle.
+    rectangle: bool,
+    /// Whether its ends are groups of a line's places.
+    groups: bool,
+}
+
+/// A strong link on a digit whose places in `unit` are `places`, as [`grouped_three_links`]
+/// takes it: its two ends (the heart twice for an empty rectangle), whether it is an empty
+/// rectangle and whether its ends are groups of a line. A line's two places, or its places
+/// in two of its box segments; a box's two places off one line; a box's three places or more
+/// (up to a cross's `2·BOX − 1`) on the cross of one row and one column of the box, the
+/// first cell of the box whose row and column hold them all being the heart.
+fn grouped_link<S: Shape>(unit: usize, places: u32) -> Option<GroupedLink> {
     let (n, side) = (S::N, S::BOX);
     let cells = S::unit(unit);
     let cell = |k: u32| cells[k as usize] as usize;
@@ -655,9 +713,40 @@ fn link_or_rectangle<S: Shape>(unit: usize, places: u32) -> Option<([usize; 2], 
             cell(31 - places.leading_zeros()),
         );
         let on_line = link_unit(S::units_of(a), S::units_of(b)).is_some_and(|u| u < 2 * n);
-        return (unit < 2 * n || !on_line).then_some(([a, b], false));
+        return (unit < 2 * n || !on_line).then(|| GroupedLink {
+            ends: [End::new::<S>(&[a]), End::new::<S>(&[b])],
+            rectangle: false,
+            groups: false,
+        });
     }
-    if unit < 2 * n || count < 3 || count > 2 * side - 1 {
+    if count < 3 {
+        return None;
+    }
+    if unit < 2 * n {
+        // A line whose places lie in two of its box segments: a group in each.
+        let segment = |j: usize| places >> (side * j) & ((1 << side) - 1);
+        let held = (0..side).fold(0u32, |m, j| m | u32::from(segment(j) != 0) << j);
+        if held.count_ones() != 2 {
+            return None;
+        }
+        let group = |j: u32| {
+            let (mut members, mut len) = ([0usize; 5], 0);
+            let mut rest = segment(j as usize);
+            while rest != 0 {
+                members[len] = cell(side as u32 * j + rest.trailing_zeros());
+                rest &= rest - 1;
+                len += 1;
+            }
+            End::new::<S>(&members[..len])
+        };
+        let (first, last) = (held.trailing_zeros(), 31 - held.leading_zeros());
+        return Some(GroupedLink {
+            ends: [group(first), group(last)],
+            rectangle: false,
+            groups: true,
+        });
+    }
+    if count > 2 * side - 1 {
         return None;
     }
     (0..n)
@@ -665,91 +754,113 @@ fn link_or_rectangle<S: Shape>(unit: usize, places: u32) -> Option<([usize; 2], 
             let cross = (0..n).filter(|&k| k / side == e / side || k % side == e % side);
             places & !cross.fold(0u32, |m, k| m | 1 << k) == 0
         })
-        .map(|e| ([cell(e as u32); 2], true))
-}
-
-/// The chains SE reads from three links of a digit (`bit`), one an empty rectangle or more,
-/// in `units` of SE's `kinds` (see [`three_links_with_rectangle`]), with eliminations: how
-/// many, the chain's [`suffix`] and the removal, in SE's order.
-fn rectangle_chains<S: Shape>(
-    logic: &Logic<S>,
-    bit: u32,
-    links: [([usize; 2], bool); 3],
-    units: [usize; 3],
-    kinds: [usize; 3],
-) -> impl Iterator<Item = (usize, [u8; 3], S::Cells<u32>)> {
-    let er = links.map(|(_, er)| er);
-    let cells = [
-        links[0].0[0],
-        links[0].0[1],
-        links[1].0[0],
-        links[1].0[1],
-        links[2].0[0],
-        links[2].0[1],
-    ];
-    let box_of = |cell: usize| S::units_of(cell)[2];
-    // Every cell apart, each heart once; an empty rectangle's box holds no cell of the other
-    // links.
-    let counted = |i: usize| i % 2 == 0 || !er[i / 2];
-    let clash = (0..6)
-        .filter(|&i| counted(i))
-        .any(|i| (i + 1..6).any(|j| counted(j) && cells[j] == cells[i]));
-    let crowded = (0..3).any(|l| {
-        er[l]
-            && (0..6)
-                .filter(|&i| i / 2 != l)
-                .any(|i| box_of(cells[i]) == box_of(cells[2 * l]))
-    });
-    let valid = er.contains(&true) && !clash && !crowded;
-    // Each chain read from either end of each link (a rectangle's from its heart alone),
-    // with its links in SE's three orders: the chain's cells from its start, and its links.
-    let ends = move |l: usize| (2 * l..2 * l + 2).filter(move |&i| !(i == 2 * l && er[l]));
-    let chains = ends(0)
-        .flat_map(move |i| ends(1).flat_map(move |j| ends(2).map(move |k| (i, j, k))))
-        .flat_map(move |(i, j, k)| {
-            [
-                ([i, 1 - i, j, 5 - j, k, 9 - k], [0, 1, 2]),
-                ([i, 1 - i, k, 9 - k, j, 5 - j], [0, 2, 1]),
-                ([j, 5 - j, i, 1 - i, k, 9 - k], [1, 0, 2]),
-            ]
-        });
-    chains
-        .filter(move |_| valid)
-        .filter_map(move |(at, order)| {
-            let chain = at.map(|x| cells[x]);
-            let (count, removal) = chain_removal(logic, bit, chain, units)?;
-            Some((
-                count,
-                suffix(order.map(|l| kinds[l]), order.map(|l| er[l])),
-                removal,
-            ))
+        .map(|e| {
+            let heart = End::new::<S>(&[cell(e as u32)]);
+            GroupedLink {
+                ends: [heart, heart],
+                rectangle: true,
+                groups: false,
+            }
         })
 }
 
-/// What a chain of three strong links removes: `chain` its six cells from its start, the
-/// links in `units`. The weak links join cells 1 and 2, and 3 and 4, through the unit they
-/// share, which must be none of the links'; a cell that sees both ends, outside all five
-/// units, loses the digit. `None` when the chain does not hold or removes nothing.
+/// Offers the chains SE reads from three links of a digit (`bit`), one with a group or more,
+/// in `units` of SE's `kinds` (see [`grouped_three_links`]), with eliminations, in
+/// SE's order: how many, the chain's [`suffix`] and the removal.
+fn grouped_chains<S: Shape>(
+    logic: &Logic<S>,
+    bit: u32,
+    links: [&GroupedLink; 3],
+    units: [usize; 3],
+    kinds: [usize; 3],
+    offer: &mut impl FnMut(usize, [u8; 3], S::Cells<u32>),
+) {
+    let er = links.map(|link| link.rectangle);
+    let nodes = [
+        &links[0].ends[0],
+        &links[0].ends[1],
+        &links[1].ends[0],
+        &links[1].ends[1],
+        &links[2].ends[0],
+        &links[2].ends[1],
+    ];
+    // Whether the links may chain at all: every cell apart, each heart once, and an empty
+    // rectangle's box holding no cell of the other links. Worked out at the first chain
+    // whose weak links hold, as most have none.
+    let fits = || {
+        let counted = |i: usize| i % 2 == 0 || !er[i / 2];
+        let meet = |a: &End, b: &End| a.cells().iter().any(|c| b.cells().contains(c));
+        let clash = (0..6)
+            .filter(|&i| counted(i))
+            .any(|i| (i + 1..6).any(|j| counted(j) && meet(nodes[i], nodes[j])));
+        let box_of = |cell: usize| S::units_of(cell)[2];
+        let crowded = (0..3).any(|l| {
+            let heart = box_of(nodes[2 * l].cells()[0]);
+            er[l]
+                && (0..6)
+                    .filter(|&i| i / 2 != l)
+                    .any(|i| nodes[i].cells().iter().any(|&c| box_of(c) == heart))
+        });
+        !clash && !crowded
+    };
+    let mut fit = None;
+    // Each chain read from either end of each link (a rectangle's from its heart alone),
+    // with its links in SE's three orders: the chain's nodes from its start, and its links.
+    let ends = |l: usize| (2 * l..2 * l + 2).filter(move |&i| !(i == 2 * l && er[l]));
+    for i in ends(0) {
+        for j in ends(1) {
+            for k in ends(2) {
+                for (at, order) in [
+                    ([i, 1 - i, j, 5 - j, k, 9 - k], [0, 1, 2]),
+                    ([i, 1 - i, k, 9 - k, j, 5 - j], [0, 2, 1]),
+                    ([j, 5 - j, i, 1 - i, k, 9 - k], [1, 0, 2]),
+                ] {
+                    let chain = at.map(|x| nodes[x]);
+                    let Some(weak) = weak_links(chain, units) else {
+                        continue;
+                    };
+                    if !*fit.get_or_insert_with(fits) {
+                        return;
+                    }
+                    if let Some((count, removal)) = chain_removal(logic, bit, chain, units, weak) {
+                        let label = suffix(order.map(|l| kinds[l]), order.map(|l| er[l]));
+                        offer(count, label, removal);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The units of a chain's two weak links, between its nodes 1 and 2 and its nodes 3 and 4:
+/// the unit all their cells share (a column before a row before a box), none of the links'
+/// `units`. `None` when either has none.
+fn weak_links(chain: [&End; 6], units: [usize; 3]) -> Option<[usize; 2]> {
+    let (s1, s2) = (chain[1].common(chain[2])?, chain[3].common(chain[4])?);
+    (!units.contains(&s1) && !units.contains(&s2)).then_some([s1, s2])
+}
+
+/// What a chain of three strong links removes: `chain` its six nodes from its start, the
+/// links in `units`, the weak links in `weak`. A cell that sees every cell of both end
+/// nodes, outside all five units, loses the digit. `None` when it removes nothing.
 fn chain_removal<S: Shape>(
     logic: &Logic<S>,
     bit: u32,
-    chain: [usize; 6],
+    chain: [&End; 6],
     units: [usize; 3],
+    weak: [usize; 2],
 ) -> Option<(usize, S::Cells<u32>)> {
-    let shared = |a: usize, b: usize| link_unit(S::units_of(a), S::units_of(b));
-    let (s1, s2) = (shared(chain[1], chain[2])?, shared(chain[3], chain[4])?);
-    if units.contains(&s1) || units.contains(&s2) {
-        return None;
-    }
-    let outside = [units[0], units[1], units[2], s1, s2];
+    let outside = [units[0], units[1], units[2], weak[0], weak[1]];
     let (start, end) = (chain[0], chain[5]);
     let mut removal = S::cells(0u32);
     let mut count = 0;
-    for &cell in S::peers(start) {
+    for &cell in S::peers(start.cells()[0]) {
         let cell = cell as usize;
         let doomed = logic.cand[cell] & bit != 0
-            && cell != end
-            && sees::<S>(cell, end)
+            && !start.cells().contains(&cell)
+            && !end.cells().contains(&cell)
+            && start.cells().iter().all(|&c| sees::<S>(cell, c))
+            && end.cells().iter().all(|&c| sees::<S>(cell, c))
             && !S::units_of(cell).iter().any(|u| outside.contains(u));
         if doomed {
             removal[cell] = bit;

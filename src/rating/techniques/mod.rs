@@ -45,8 +45,7 @@ pub(super) use chains::{chain_step, chain_tenths};
 pub(super) use dynamic::dynamic_step;
 use fish::fish;
 use links::{
-    ThreeLinks, Turbot, empty_rectangle, grouped_turbot, three_links, three_links_with_rectangle,
-    turbot,
+    ThreeLinks, Turbot, empty_rectangle, grouped_three_links, grouped_turbot, three_links, turbot,
 };
 use loops::unique_loop;
 pub(super) use multiple::multiple_step;
@@ -238,10 +237,7 @@ pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Search<S>); TECHNIQUES] 
             ByDigit(|l, d, f| three_links(l, ThreeLinks::BoxRowColumn, d, f)),
         ),
         (BugType1, Across(|l, f| bug(l, Bug::One, f))),
-        (
-            ThreeStrongLinksEmptyRectangle,
-            ByDigit(three_links_with_rectangle),
-        ),
+        (ThreeStrongLinksGrouped, ByDigit(grouped_three_links)),
         (BugType2, Across(|l, f| bug(l, Bug::Two, f))),
         (BugType4, Across(|l, f| bug(l, Bug::Four, f))),
         (BugType3Pair, Across(|l, f| bug(l, Bug::Three(2), f))),
