@@ -395,6 +395,16 @@ impl Band {
     pub fn placements_only(&self) -> bool {
         self.max_tenths <= SeTechnique::DirectHiddenTriple.tenths()
     }
+
+    /// True when the band reaches past the placements but stops below 5.0, and a puzzle
+    /// below it is one the placements finish (the hard band): the placements alone tell
+    /// such a puzzle apart, and no search goes past the band's top.
+    pub fn placements_tell_below(&self) -> bool {
+        let placements = SeTechnique::DirectHiddenTriple.tenths();
+        !self.placements_only()
+            && self.min_tenths <= placements
+            && self.max_tenths < UNFINISHED_TENTHS
+    }
 }
 
 impl fmt::Display for Band {
