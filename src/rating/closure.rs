@@ -14,7 +14,8 @@
 //! cost. The same bulk closure takes [`rate`](super::rate) from one step that eliminates to
 //! the next: the path takes every placement rated 2.5 or below before any of them.
 
-use super::techniques::{Finder, direct_pointing, direct_steps, hidden_subset};
+use super::fruitless::Fruitless;
+use super::techniques::{Subsets, direct_pointing, direct_steps, hidden_subset};
 use super::{Rating, SeTechnique};
 use crate::error::Unsolvable;
 use crate::grid::{Digit, Grid};
@@ -58,7 +59,7 @@ pub(super) fn placement_fill<S: Shape>(
     floor: u32,
 ) -> Result<Option<Rating>, Unsolvable> {
     let mut logic = Logic::new(puzzle)?;
-    let closure = place_closure(&mut logic, cap, floor)?;
+    let closure = place_closure(&mut logic, cap, floor, &mut Fruitless::new())?;
     // Every placement takes a digit its cell still has as a candidate, so no unit gets a
     // digit twice: a filled grid is a solution.
     debug_assert!(!logic.is_solved() || logic.grid().is_solution());
@@ -74,10 +75,6 @@ pub(super) fn placement_fill<S: Shape>(
 pub(super) struct Closure {
     /// The hardest technique the path takes to place the closure's digits.
     pub hardest: Option<SeTechnique>,
-    /// Whether the grid left is known to have no hidden pair (`[0]`) or hidden triple
-    /// (`[1]`) that eliminates anything: the direct searches ran on it and found none, direct
-    /// or not. False when unknown.
-    pub no_hidden_subset: [bool; 2],
 }
 
 /// Places every digit the techniques of [`PLACING`] rated at most `cap` tenths place, until
@@ -86,11 +83,14 @@ pub(super) struct Closure {
 /// way: the least technique whose closure with the easier ones places all these digits.
 /// Techniques rated below `floor` tenths are not told apart: all of them are allowed from
 /// the start, for fewer sweeps to the same grid, and the hardest of them stands for any.
-/// Fails on a contradiction.
+/// The direct hidden pairs and triples look only at units whose candidates changed since
+/// a search for hidden subsets of their size found nothing there (`fruitless`, the path's),
+/// and note where they find nothing. Fails on a contradiction.
 pub(super) fn place_closure<S: Shape>(
     logic: &mut Logic<S>,
     cap: u32,
     floor: u32,
+    fruitless: &mut Fruitless,
 ) -> Result<Closure, Unsolvable> {
     let mut level = PLACING
         .iter()
@@ -100,17 +100,15 @@ pub(super) fn place_closure<S: Shape>(
     // `fresh`: the grid changed since the last sweep at this level found nothing.
     let mut fresh = true;
     while !logic.is_solved() {
-        let none = &mut closure.no_hidden_subset;
         let placed = if fresh {
-            sweep(logic, PLACING[level], none)?
+            sweep(logic, PLACING[level], fruitless)?
         } else {
             // The grid is as the last sweep left it, which found nothing easier than this
             // level's technique: only that technique can place.
-            place_newly_allowed(logic, PLACING[level], none)?
+            place_newly_allowed(logic, PLACING[level], fruitless)?
         };
         if placed {
             closure.hardest = Some(PLACING[level]);
-            closure.no_hidden_subset = [false; 2];
             fresh = true;
             continue;
         }
@@ -130,7 +128,7 @@ pub(super) fn place_closure<S: Shape>(
 fn sweep<S: Shape>(
     logic: &mut Logic<S>,
     hardest: SeTechnique,
-    no_hidden_subset: &mut [bool; 2],
+    fruitless: &mut Fruitless,
 ) -> Result<bool, Unsolvable> {
     let mut placed = hidden_singles(logic, hardest)?;
     if hardest >= SeTechnique::NakedSingle {
@@ -147,7 +145,7 @@ fn sweep<S: Shape>(
         if technique > hardest {
             break;
         }
-        if place_direct(logic, technique, no_hidden_subset) {
+        if place_direct(logic, technique, fruitless) {
             return Ok(true);
         }
     }
@@ -159,14 +157,14 @@ fn sweep<S: Shape>(
 fn place_newly_allowed<S: Shape>(
     logic: &mut Logic<S>,
     technique: SeTechnique,
-    no_hidden_subset: &mut [bool; 2],
+    fruitless: &mut Fruitless,
 ) -> Result<bool, Unsolvable> {
     match technique {
         SeTechnique::FullHouse | SeTechnique::HiddenSingleBox | SeTechnique::HiddenSingleLine => {
             hidden_singles(logic, technique)
         }
         SeTechnique::NakedSingle => naked_singles(logic),
-        _ => Ok(place_direct(logic, technique, no_hidden_subset)),
+        _ => Ok(place_direct(logic, technique, fruitless)),
     }
 }
 
@@ -247,14 +245,15 @@ fn naked_singles<S: Shape>(logic: &mut Logic<S>) -> Result<bool, Unsolvable> {
 }
 
 /// Places what the direct technique `technique` finds: the first direct pointing, or every
-/// placement of a direct hidden pair or triple, noting in `no_hidden_subset` when a hidden
-/// subset search found no set at all. The rater's direct claiming looks for its hidden
-/// single in the box it clears, where the line keeps two places or more (see
-/// `direct_step`): it never places, so it finds nothing here.
+/// placement of a direct hidden pair or triple, in the units where hidden subsets of its
+/// size may have changed (`fruitless`), noting there those where no subset offers anything,
+/// direct or not. The rater's direct claiming looks for its hidden single in the box it
+/// clears, where the line keeps two places or more (see `direct_step`): it never places, so
+/// it finds nothing here.
 fn place_direct<S: Shape>(
     logic: &mut Logic<S>,
     technique: SeTechnique,
-    no_hidden_subset: &mut [bool; 2],
+    fruitless: &mut Fruitless,
 ) -> bool {
     let k = match technique {
         SeTechnique::DirectPointing => {
@@ -268,14 +267,17 @@ fn place_direct<S: Shape>(
         SeTechnique::DirectHiddenTriple => 3,
         _ => return false,
     };
-    let find: Finder<S> = if k == 2 {
-        |l, f| hidden_subset(l, 2, f)
-    } else {
-        |l, f| hidden_subset(l, 3, f)
-    };
+    let subsets = Subsets::Hidden(k);
+    let units = fruitless.units_to_search(logic, subsets);
+    if units == 0 {
+        return false;
+    }
     let mut found = [(0, 0); 16];
-    let (len, offered) = direct_steps(logic, find, &mut found);
-    no_hidden_subset[k - 2] = !offered;
+    let (len, offered) = direct_steps(logic, |l, f| hidden_subset(l, k, units, f), &mut found);
+    // A search that filled `found` may have stopped before its last units.
+    if len < found.len() {
+        fruitless.searched(subsets, units, offered);
+    }
     for &(cell, d) in &found[..len] {
         place_if_open(logic, cell, d);
     }

@@ -37,12 +37,14 @@ use crate::logic::Logic;
 use crate::shape::Shape;
 
 mod closure;
+mod fruitless;
 mod techniques;
 mod templates;
 
 pub use closure::placement_rating;
+use fruitless::{Fruitless, Scope};
 use techniques::{
-    ChainStep, Graded, Search, TECHNIQUES, aligned_triple_step, chain_step, chain_tenths,
+    ChainStep, Graded, Search, Units, aligned_triple_step, chain_step, chain_tenths,
     direct_pointing, direct_step, dynamic_step, eliminating, full_house, hidden_subset,
     multiple_step, nishio_step,
 };
@@ -531,16 +533,14 @@ fn rate_up_to<S: Shape>(
     loop {
         let open = logic.open();
         let lumped = floor.max(rating.tenths() + 1);
-        let closure = closure::place_closure(&mut logic, cap, lumped)?;
+        let closure = closure::place_closure(&mut logic, cap, lumped, &mut fruitless)?;
         rating.steps += (open - logic.open()) as u32;
         rating.hardest = harder(rating.hardest, closure.hardest);
         if logic.is_solved() {
             rating.finished = true;
             return Ok(rating);
         }
-        let no_hidden_subset = closure.no_hidden_subset;
-        let Some(step) = eliminating_step(&mut logic, cap, no_hidden_subset, path, &mut fruitless)
-        else {
+        let Some(step) = eliminating_step(&mut logic, cap, path, &mut fruitless) else {
             return Ok(rating);
         };
         rating.steps += 1;
@@ -561,16 +561,13 @@ pub fn rate_stepwise<S: Shape>(puzzle: &Grid<S>) -> Result<Rating, Unsolvable> {
         let step = match placing_step(&mut logic)? {
             Some(step) => step,
             // Each step looks afresh at every digit.
-            None => match eliminating_step(
-                &mut logic,
-                u32::MAX,
-                [false; 2],
-                Path::Stepwise,
-                &mut Fruitless::new(),
-            ) {
-                Some(step) => step,
-                None => return Ok(rating),
-            },
+            None => {
+                match eliminating_step(&mut logic, u32::MAX, Path::Stepwise, &mut Fruitless::new())
+                {
+                    Some(step) => step,
+                    None => return Ok(rating),
+                }
+            }
         };
         rating.steps += 1;
         rating.hardest = harder(rating.hardest, Some(step));
@@ -668,14 +665,14 @@ fn placing_step<S: Shape>(logic: &mut Logic<S>) -> Result<Option<SeTechnique>, U
     }
     // Direct claiming looks for its hidden single in the box it clears, where the line keeps
     // two places or more (see `direct_step`): it never places.
-    if let Some((cell, d)) = direct_step(logic, |l, f| hidden_subset(l, 2, f)) {
+    if let Some((cell, d)) = direct_step(logic, |l, f| hidden_subset(l, 2, Units::MAX, f)) {
         logic.place(cell, d);
         return Ok(Some(DirectHiddenPair));
     }
     if logic.naked_single()? {
         return Ok(Some(NakedSingle));
     }
-    if let Some((cell, d)) = direct_step(logic, |l, f| hidden_subset(l, 3, f)) {
+    if let Some((cell, d)) = direct_step(logic, |l, f| hidden_subset(l, 3, Units::MAX, f)) {
         logic.place(cell, d);
         return Ok(Some(DirectHiddenTriple));
     }
@@ -686,13 +683,11 @@ fn placing_step<S: Shape>(logic: &mut Logic<S>) -> Result<Option<SeTechnique>, U
 /// those rated at most `cap` tenths, if one applies; with [`Path::Bulk`], all that technique
 /// finds. A technique above `cap` is looked for only where SE tries it before one within it
 /// (the grouped turbot fish before XY-Wings): if it applies, SE's path takes it, and no step
-/// within `cap` is taken. Hidden pairs
-/// and triples are not looked for where `no_hidden_subset` says the grid has none
-/// ([`closure::Closure`]).
+/// within `cap` is taken. Searches look only where `fruitless` (the path's) says they may
+/// find something, and note there where they found nothing.
 fn eliminating_step<S: Shape>(
     logic: &mut Logic<S>,
     cap: u32,
-    no_hidden_subset: [bool; 2],
     path: Path,
     fruitless: &mut Fruitless,
 ) -> Option<SeTechnique> {
@@ -704,15 +699,15 @@ fn eliminating_step<S: Shape>(
         if templates_due && matches!(search, Search::ByDigit(_)) {
             fruitless.check_templates(logic);
         }
-        let digits = fruitless.digits(k, search);
+        let scope = fruitless.scope(logic, k, search);
         if technique.tenths() > cap {
             // SE takes a technique where its list puts it: one above the cap that comes
             // before one within it ends the path here if it applies.
             let within_later = techniques[k + 1..].iter().any(|t| t.0.tenths() <= cap);
-            if !within_later || offers(logic, search, digits) {
+            if !within_later || offers(logic, search, scope) {
                 return None;
             }
-            fruitless.found_nothing::<S>(k);
+            fruitless.found_nothing(k, search, scope);
             continue;
         }
         if let Search::Graded(find) = search {
@@ -731,22 +726,17 @@ fn eliminating_step<S: Shape>(
                 }
                 (Some(_), _) => return None,
                 (None, _) => {
-                    fruitless.found_nothing::<S>(k);
+                    fruitless.found_nothing(k, search, scope);
                     continue;
                 }
             }
         }
-        let known_none = match technique {
-            SeTechnique::HiddenPair => no_hidden_subset[0],
-            SeTechnique::HiddenTriple => no_hidden_subset[1],
-            _ => digits == 0,
-        };
-        if known_none {
+        if scope.is_empty() {
             continue;
         }
         let all = path == Path::Bulk && technique <= BULK_UP_TO;
         let mut chosen: Option<S::Cells<u32>> = None;
-        search.run(logic, digits, &mut |_, removal, _| {
+        search.run(logic, scope.digits, scope.units, &mut |_, removal, _| {
             match &mut chosen {
                 None => chosen = Some(*removal),
                 Some(union) => {
@@ -763,7 +753,7 @@ fn eliminating_step<S: Shape>(
             }
             return Some(technique);
         }
-        fruitless.found_nothing::<S>(k);
+        fruitless.found_nothing(k, search, scope);
     }
     // Then SE's chains, whose ratings grow with their length, each kind (forcing chains and
     // cycles, Nishio, cell and region, dynamic) only when the ones before find nothing; and
@@ -797,12 +787,11 @@ fn eliminating_step<S: Shape>(
 /// without templates).
 const TEMPLATES_FROM: SeTechnique = SeTechnique::Swordfish;
 
-/// Whether `search` offers any eliminations on `logic` (among `digits`, for a search by
-/// digit).
-fn offers<S: Shape>(logic: &Logic<S>, search: Search<S>, digits: u32) -> bool {
+/// Whether `search` offers any eliminations on `logic` within `scope`.
+fn offers<S: Shape>(logic: &Logic<S>, search: Search<S>, scope: Scope) -> bool {
     let mut any = false;
-    if digits != 0 {
-        search.run(logic, digits, &mut |_, _, _| {
+    if !scope.is_empty() {
+        search.run(logic, scope.digits, scope.units, &mut |_, _, _| {
             any = true;
             true
         });
@@ -810,104 +799,9 @@ fn offers<S: Shape>(logic: &Logic<S>, search: Search<S>, digits: u32) -> bool {
     any
 }
 
-/// What the searches by digit ([`Search::ByDigit`]) of one path found nothing on, so that
-/// its later steps do not look again: per technique, the digits it found nothing on whose
-/// candidates have not changed since. Along a path a digit's candidates only shrink (its
-/// placement takes it from its cell too), so they are unchanged exactly while their count is.
-/// With templates, a digit whose every candidate lies in one of its templates counts as
-/// found nothing on by every search by digit, none of which can remove such a candidate
-/// (see [`templates`]).
-struct Fruitless {
-    /// Each digit's candidates, counted at the last [`Fruitless::update`].
-    counts: [u16; 32],
-    /// Per technique of [`eliminating`], the digits it found nothing on.
-    none: [u32; TECHNIQUES],
-    /// Whether digits are checked against their templates.
-    templates: bool,
-    /// The digits checked against their templates since their candidates last changed.
-    checked: u32,
-}
-
-impl Fruitless {
-    /// Nothing known yet: every search looks at every digit.
-    fn new() -> Self {
-        Fruitless {
-            counts: [u16::MAX; 32],
-            none: [0; TECHNIQUES],
-            templates: false,
-            checked: 0,
-        }
-    }
-
-    /// As [`Fruitless::new`], checking digits against their templates when asked
-    /// ([`Fruitless::check_templates`]).
-    fn with_templates() -> Self {
-        Fruitless {
-            templates: true,
-            ..Fruitless::new()
-        }
-    }
-
-    /// Forgets, for every technique, the digits whose candidates changed since the last
-    /// update.
-    fn update<S: Shape>(&mut self, logic: &Logic<S>) {
-        // Every digit of every cell, without a branch on how many a cell holds.
-        let mut counts = [0u16; 32];
-        for &cand in logic.cand.as_ref() {
-            for (d, count) in counts.iter_mut().enumerate().take(S::N) {
-                *count += (cand >> d & 1) as u16;
-            }
-        }
-        debug_assert!(
-            counts
-                .iter()
-                .zip(&self.counts)
-                .all(|(now, then)| now <= then)
-        );
-        let changed = (0..S::N)
-            .filter(|&d| counts[d] != self.counts[d])
-            .fold(0u32, |m, d| m | 1 << d);
-        self.counts = counts;
-        self.checked &= !changed;
-        for none in &mut self.none {
-            *none &= !changed;
-        }
-    }
-
-    /// With templates, checks the digits not checked since they changed, and marks those
-    /// whose every candidate lies in a template as found nothing on by every search by
-    /// digit.
-    fn check_templates<S: Shape>(&mut self, logic: &Logic<S>) {
-        let digits = S::ALL & !self.checked;
-        if !self.templates || digits == 0 {
-            return;
-        }
-        self.checked |= digits;
-        let covered = templates::covered_digits(logic, digits);
-        for (none, (_, search)) in self.none.iter_mut().zip(eliminating::<S>()) {
-            if let Search::ByDigit(_) = search {
-                *none |= covered;
-            }
-        }
-    }
-
-    /// The digits technique `k` of [`eliminating`] has to look at: for a search by digit,
-    /// all but those it found nothing on; for any other, all.
-    fn digits<S: Shape>(&self, k: usize, search: Search<S>) -> u32 {
-        match search {
-            Search::ByDigit(_) => S::ALL & !self.none[k],
-            Search::Across(_) | Search::Graded(_) => S::ALL,
-        }
-    }
-
-    /// Notes that technique `k` found nothing among the digits it looked at.
-    fn found_nothing<S: Shape>(&mut self, k: usize) {
-        self.none[k] = S::ALL;
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::techniques::TECHNIQUES;
     use super::*;
     use crate::shape::Nine;
 
@@ -955,13 +849,13 @@ mod tests {
     ) {
         let mut logic = Logic::new(puzzle).unwrap();
         loop {
-            closure::place_closure(&mut logic, u32::MAX, 0).unwrap();
+            closure::place_closure(&mut logic, u32::MAX, 0, &mut Fruitless::new()).unwrap();
             if logic.is_solved() {
                 assert_eq!(logic.grid(), *solution, "{puzzle}");
                 return;
             }
             for (k, (technique, search)) in eliminating::<Nine>().into_iter().enumerate() {
-                search.run(&logic, Nine::ALL, &mut |_, removal, _| {
+                search.run(&logic, Nine::ALL, Units::MAX, &mut |_, removal, _| {
                     for (cell, &bits) in removal.as_ref().iter().enumerate() {
                         let digit = 1 << (solution.get(cell) - 1);
                         assert_eq!(bits & digit, 0, "{technique:?} in {puzzle}");
@@ -975,13 +869,13 @@ mod tests {
             *covered += by_templates.count_ones() as usize;
             for (technique, search) in eliminating::<Nine>() {
                 if let Search::ByDigit(_) = search {
-                    search.run(&logic, by_templates, &mut |_, _, _| {
+                    search.run(&logic, by_templates, Units::MAX, &mut |_, _, _| {
                         panic!("{technique:?} on digits {by_templates:#b} in {puzzle}")
                     });
                 }
             }
             let fresh = &mut Fruitless::new();
-            if eliminating_step(&mut logic, u32::MAX, [false; 2], Path::Stepwise, fresh).is_none() {
+            if eliminating_step(&mut logic, u32::MAX, Path::Stepwise, fresh).is_none() {
                 return;
             }
         }

@@ -454,7 +454,7 @@ mod tests {
             let digits = line.split_whitespace().nth(1).unwrap();
             let mut logic = Logic::new(&Grid::<Nine>::parse(digits).unwrap()).unwrap();
             loop {
-                closure::place_closure(&mut logic, u32::MAX, 0).unwrap();
+                closure::place_closure(&mut logic, u32::MAX, 0, &mut Fruitless::new()).unwrap();
                 if logic.is_solved() {
                     break;
                 }
@@ -467,7 +467,7 @@ mod tests {
                 grids += 1;
                 loops += theirs.len();
                 let fresh = &mut Fruitless::new();
-                if eliminating_step(&mut logic, 75, [false; 2], Path::Stepwise, fresh).is_none() {
+                if eliminating_step(&mut logic, 75, Path::Stepwise, fresh).is_none() {
                     break;
                 }
             }

@@ -52,7 +52,7 @@ pub(super) use multiple::multiple_step;
 pub(super) use nishio::nishio_step;
 pub(super) use placements::{direct_pointing, direct_step, direct_steps, full_house};
 pub(super) use subsets::hidden_subset;
-use subsets::naked_subset;
+pub(super) use subsets::{Subsets, Units, all_units};
 use uniqueness::{Bug, bug, unique_rectangle};
 use wings::{als_wing, wing};
 
@@ -157,22 +157,26 @@ pub(super) type DigitFinder<S> = fn(&Logic<S>, u32, &mut Found<'_, S>);
 /// SE's list takes among them, if any, and returns its technique.
 pub(super) type GradedFinder<S> = fn(&Logic<S>, &mut Found<'_, S>) -> Option<SeTechnique>;
 
-/// A technique's search: across digits, or one digit at a time, which a rating path need
-/// not repeat on a digit whose candidates have not changed since it found nothing there;
-/// or, for techniques of several ratings that SE offers together, a graded one.
+/// A technique's search: across digits; one digit at a time, which a rating path need not
+/// repeat on a digit whose candidates have not changed since it found nothing there; one
+/// unit at a time (naked and hidden subsets), which it need not repeat on such a unit; or,
+/// for techniques of several ratings that SE offers together, a graded one.
 #[derive(Clone, Copy)]
 pub(super) enum Search<S: Shape> {
     Across(Finder<S>),
     ByDigit(DigitFinder<S>),
+    ByUnit(Subsets),
     Graded(GradedFinder<S>),
 }
 
 impl<S: Shape> Search<S> {
-    /// Runs the search; one by digit looks at the digits in `digits` alone.
-    pub(super) fn run(self, logic: &Logic<S>, digits: u32, found: &mut Found<'_, S>) {
+    /// Runs the search; one by digit looks at the digits in `digits` alone, one by unit at
+    /// the units in `units` alone.
+    pub(super) fn run(self, logic: &Logic<S>, digits: u32, units: Units, found: &mut Found<'_, S>) {
         match self {
             Search::Across(find) => find(logic, found),
             Search::ByDigit(find) => find(logic, digits, found),
+            Search::ByUnit(subsets) => subsets.run(logic, units, found),
             Search::Graded(find) => {
                 find(logic, found);
             }
@@ -191,16 +195,16 @@ pub(super) const TECHNIQUES: usize = 38;
 /// which it tries last.
 pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Search<S>); TECHNIQUES] {
     use SeTechnique::*;
-    use Search::{Across, ByDigit, Graded};
+    use Search::{Across, ByDigit, ByUnit, Graded};
     [
         (Pointing, ByDigit(|l, d, f| locked(l, false, d, f))),
         (Claiming, ByDigit(|l, d, f| locked(l, true, d, f))),
-        (NakedPair, Across(|l, f| naked_subset(l, 2, f))),
+        (NakedPair, ByUnit(Subsets::Naked(2))),
         (XWing, ByDigit(|l, d, f| fish(l, 2, d, f))),
-        (HiddenPair, Across(|l, f| hidden_subset(l, 2, f))),
-        (NakedTriple, Across(|l, f| naked_subset(l, 3, f))),
+        (HiddenPair, ByUnit(Subsets::Hidden(2))),
+        (NakedTriple, ByUnit(Subsets::Naked(3))),
         (Swordfish, ByDigit(|l, d, f| fish(l, 3, d, f))),
-        (HiddenTriple, Across(|l, f| hidden_subset(l, 3, f))),
+        (HiddenTriple, ByUnit(Subsets::Hidden(3))),
         (
             Skyscraper,
             ByDigit(|l, d, f| turbot(l, Turbot::Skyscraper, d, f)),
@@ -219,9 +223,9 @@ pub(super) fn eliminating<S: Shape>() -> [(SeTechnique, Search<S>); TECHNIQUES] 
         (XyzWing, Across(|l, f| wing(l, true, f))),
         (UniqueRectangle, Across(unique_rectangle)),
         (UniqueRectangle46, Graded(unique_loop)),
-        (NakedQuad, Across(|l, f| naked_subset(l, 4, f))),
+        (NakedQuad, ByUnit(Subsets::Naked(4))),
         (Jellyfish, ByDigit(|l, d, f| fish(l, 4, d, f))),
-        (HiddenQuad, Across(|l, f| hidden_subset(l, 4, f))),
+        (HiddenQuad, ByUnit(Subsets::Hidden(4))),
         (
             ThreeSkyscrapers,
             ByDigit(|l, d, f| three_links(l, ThreeLinks::Parallel, d, f)),

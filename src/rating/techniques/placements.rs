@@ -1,9 +1,9 @@
 //! Placements: the full house, and the *direct* form of a technique, which keeps no
 //! elimination but places the hidden single its eliminations leave.
 
-use super::Finder;
+use super::Units;
 use crate::grid::Digit;
-use crate::logic::{BoxLine, Logic};
+use crate::logic::{BoxLine, Found, Logic};
 use crate::shape::Shape;
 
 /// The placement a direct technique gives: the first eliminations `find` offers that leave
@@ -11,7 +11,7 @@ use crate::shape::Shape;
 /// The eliminations themselves are not kept.
 pub(in crate::rating) fn direct_step<S: Shape>(
     logic: &Logic<S>,
-    find: Finder<S>,
+    find: impl Fn(&Logic<S>, &mut Found<'_, S>),
 ) -> Option<(usize, Digit)> {
     let mut placed = None;
     find(logic, &mut |logic, removal, unit| {
@@ -22,16 +22,16 @@ pub(in crate::rating) fn direct_step<S: Shape>(
 }
 
 /// The placements [`direct_step`] takes from each set of eliminations `find` offers, in the
-/// order found, up to `out.len()` of them: how many were written to `out`, and whether
-/// `find` offered any set at all (direct or not).
+/// order found, up to `out.len()` of them: how many were written to `out`, and the units
+/// where `find` offered any set at all (direct or not).
 pub(in crate::rating) fn direct_steps<S: Shape>(
     logic: &Logic<S>,
-    find: Finder<S>,
+    find: impl Fn(&Logic<S>, &mut Found<'_, S>),
     out: &mut [(usize, Digit)],
-) -> (usize, bool) {
-    let (mut len, mut offered) = (0, false);
+) -> (usize, Units) {
+    let (mut len, mut offered) = (0, 0);
     find(logic, &mut |logic, removal, unit| {
-        offered = true;
+        offered |= 1 << unit;
         if let Some(placed) = single_after(logic, unit, removal) {
             out[len] = placed;
             len += 1;

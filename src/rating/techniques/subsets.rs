@@ -4,6 +4,62 @@
 use crate::logic::{Found, Logic};
 use crate::shape::Shape;
 
+/// Units as a mask, bit `u` for unit `u` (rows, then columns, then boxes): up to the 75 of
+/// 25×25.
+pub(in crate::rating) type Units = u128;
+
+/// A search for naked or hidden subsets of `k` (2 to 4), one unit at a time: what a subset
+/// finds in a unit rests on that unit's cells alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::rating) enum Subsets {
+    Naked(u32),
+    Hidden(u32),
+}
+
+impl Subsets {
+    /// How many searches there are, for [`Subsets::slot`].
+    pub(in crate::rating) const SLOTS: usize = 6;
+
+    /// The search's place among the [`Subsets::SLOTS`].
+    pub(in crate::rating) fn slot(self) -> usize {
+        match self {
+            Subsets::Naked(k) => k as usize - 2,
+            Subsets::Hidden(k) => k as usize + 1,
+        }
+    }
+
+    /// Offers the subsets of the units in `units`, in order of unit, until `found` returns
+    /// true.
+    pub(in crate::rating) fn run<S: Shape>(
+        self,
+        logic: &Logic<S>,
+        units: Units,
+        found: &mut Found<'_, S>,
+    ) {
+        match self {
+            Subsets::Naked(k) => naked_subset(logic, k, units, found),
+            Subsets::Hidden(k) => hidden_subset(logic, k, units, found),
+        }
+    }
+}
+
+/// Every unit of size `S`.
+pub(in crate::rating) fn all_units<S: Shape>() -> Units {
+    Units::MAX >> (Units::BITS as usize - S::UNITS)
+}
+
+/// The units of `units` that size `S` has, in increasing order.
+fn each<S: Shape>(units: Units) -> impl Iterator<Item = usize> {
+    let mut units = units & all_units::<S>();
+    std::iter::from_fn(move || {
+        (units != 0).then(|| {
+            let unit = units.trailing_zeros() as usize;
+            units &= units - 1;
+            unit
+        })
+    })
+}
+
 /// Calls `visit` with every `k`-subset of the set bits of `items` (as a mask) whose `masks`
 /// (one per bit) cover exactly `k` bits between them, and with that cover, in increasing
 /// order of their lowest bits, until it returns true. A subset is dropped as soon as its
@@ -40,9 +96,15 @@ pub(super) fn covering_subsets(
     go(items, k, (0, 0), k, masks, visit)
 }
 
-/// Naked subsets of `k` cells: `k` open cells of a unit holding `k` digits between them.
-pub(super) fn naked_subset<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found<'_, S>) {
-    for unit in 0..S::UNITS {
+/// Naked subsets of `k` cells: `k` open cells of a unit holding `k` digits between them, in
+/// the units of `units`.
+pub(super) fn naked_subset<S: Shape>(
+    logic: &Logic<S>,
+    k: u32,
+    units: Units,
+    found: &mut Found<'_, S>,
+) {
+    for unit in each::<S>(units) {
         let cells = S::unit(unit);
         let open = (0..S::N).fold(0u32, |m, p| {
             m | u32::from(logic.value[cells[p] as usize] == 0) << p
@@ -78,13 +140,15 @@ pub(super) fn naked_subset<S: Shape>(logic: &Logic<S>, k: u32, found: &mut Found
     }
 }
 
-/// Hidden subsets of `k` digits: `k` missing digits of a unit confined to `k` cells.
+/// Hidden subsets of `k` digits: `k` missing digits of a unit confined to `k` cells, in the
+/// units of `units`.
 pub(in crate::rating) fn hidden_subset<S: Shape>(
     logic: &Logic<S>,
     k: u32,
+    units: Units,
     found: &mut Found<'_, S>,
 ) {
-    for unit in 0..S::UNITS {
+    for unit in each::<S>(units) {
         let missing = logic.missing(unit);
         if missing.count_ones() <= k {
             continue;
@@ -130,7 +194,10 @@ mod tests {
         let mut logic = Logic::new(&puzzle).unwrap();
         (logic.cand[4], logic.cand[8]) = (0b100_0100, 0b100_0100);
         let rest: Vec<(usize, u32)> = [1, 2, 3, 5, 6, 7].map(|c| (c, 0b100_0100)).to_vec();
-        assert_eq!(first_offer(&logic, |l, f| naked_subset(l, 2, f)), rest);
+        assert_eq!(
+            first_offer(&logic, |l, f| naked_subset(l, 2, Units::MAX, f)),
+            rest
+        );
     }
 
     #[test]
