@@ -15,7 +15,7 @@
 //! the next: the path takes every placement rated 2.5 or below before any of them.
 
 use super::fruitless::Fruitless;
-use super::techniques::{Subsets, direct_pointing, direct_steps, hidden_subset};
+use super::techniques::{Subsets, all_units, direct_pointing, direct_steps, hidden_subset};
 use super::{Rating, SeTechnique};
 use crate::error::Unsolvable;
 use crate::grid::{Digit, Grid};
@@ -59,7 +59,7 @@ pub(super) fn placement_fill<S: Shape>(
     floor: u32,
 ) -> Result<Option<Rating>, Unsolvable> {
     let mut logic = Logic::new(puzzle)?;
-    let closure = place_closure(&mut logic, cap, floor, &mut Fruitless::new())?;
+    let closure = place_closure(&mut logic, cap, floor, None)?;
     // Every placement takes a digit its cell still has as a candidate, so no unit gets a
     // digit twice: a filled grid is a solution.
     debug_assert!(!logic.is_solved() || logic.grid().is_solution());
@@ -84,13 +84,14 @@ pub(super) struct Closure {
 /// Techniques rated below `floor` tenths are not told apart: all of them are allowed from
 /// the start, for fewer sweeps to the same grid, and the hardest of them stands for any.
 /// The direct hidden pairs and triples look only at units whose candidates changed since
-/// a search for hidden subsets of their size found nothing there (`fruitless`, the path's),
-/// and note where they find nothing. Fails on a contradiction.
+/// a search for hidden subsets of their size found nothing there (`fruitless`, the path's,
+/// when there is one: a single closure would spend more keeping it than it saves), and note
+/// where they find nothing. Fails on a contradiction.
 pub(super) fn place_closure<S: Shape>(
     logic: &mut Logic<S>,
     cap: u32,
     floor: u32,
-    fruitless: &mut Fruitless,
+    mut fruitless: Option<&mut Fruitless>,
 ) -> Result<Closure, Unsolvable> {
     let mut level = PLACING
         .iter()
@@ -101,11 +102,11 @@ pub(super) fn place_closure<S: Shape>(
     let mut fresh = true;
     while !logic.is_solved() {
         let placed = if fresh {
-            sweep(logic, PLACING[level], fruitless)?
+            sweep(logic, PLACING[level], fruitless.as_deref_mut())?
         } else {
             // The grid is as the last sweep left it, which found nothing easier than this
             // level's technique: only that technique can place.
-            place_newly_allowed(logic, PLACING[level], fruitless)?
+            place_newly_allowed(logic, PLACING[level], fruitless.as_deref_mut())?
         };
         if placed {
             closure.hardest = Some(PLACING[level]);
@@ -128,7 +129,7 @@ pub(super) fn place_closure<S: Shape>(
 fn sweep<S: Shape>(
     logic: &mut Logic<S>,
     hardest: SeTechnique,
-    fruitless: &mut Fruitless,
+    mut fruitless: Option<&mut Fruitless>,
 ) -> Result<bool, Unsolvable> {
     let mut placed = hidden_singles(logic, hardest)?;
     if hardest >= SeTechnique::NakedSingle {
@@ -145,7 +146,7 @@ fn sweep<S: Shape>(
         if technique > hardest {
             break;
         }
-        if place_direct(logic, technique, fruitless) {
+        if place_direct(logic, technique, fruitless.as_deref_mut()) {
             return Ok(true);
         }
     }
@@ -157,7 +158,7 @@ fn sweep<S: Shape>(
 fn place_newly_allowed<S: Shape>(
     logic: &mut Logic<S>,
     technique: SeTechnique,
-    fruitless: &mut Fruitless,
+    fruitless: Option<&mut Fruitless>,
 ) -> Result<bool, Unsolvable> {
     match technique {
         SeTechnique::FullHouse | SeTechnique::HiddenSingleBox | SeTechnique::HiddenSingleLine => {
@@ -253,7 +254,7 @@ fn naked_singles<S: Shape>(logic: &mut Logic<S>) -> Result<bool, Unsolvable> {
 fn place_direct<S: Shape>(
     logic: &mut Logic<S>,
     technique: SeTechnique,
-    fruitless: &mut Fruitless,
+    mut fruitless: Option<&mut Fruitless>,
 ) -> bool {
     let k = match technique {
         SeTechnique::DirectPointing => {
@@ -268,14 +269,17 @@ fn place_direct<S: Shape>(
         _ => return false,
     };
     let subsets = Subsets::Hidden(k);
-    let units = fruitless.units_to_search(logic, subsets);
+    let units = match fruitless.as_deref_mut() {
+        Some(fruitless) => fruitless.units_to_search(logic, subsets),
+        None => all_units::<S>(),
+    };
     if units == 0 {
         return false;
     }
     let mut found = [(0, 0); 16];
     let (len, offered) = direct_steps(logic, |l, f| hidden_subset(l, k, units, f), &mut found);
     // A search that filled `found` may have stopped before its last units.
-    if len < found.len() {
+    if let Some(fruitless) = fruitless.filter(|_| len < found.len()) {
         fruitless.searched(subsets, units, offered);
     }
     for &(cell, d) in &found[..len] {

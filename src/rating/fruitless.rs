@@ -2,8 +2,9 @@
 //! look there again: the digits of each search by digit ([`Search::ByDigit`]), and the units
 //! of each search for naked or hidden subsets ([`Search::ByUnit`], and the closure's direct
 //! hidden pairs and triples, which share the hidden subsets' units). Along a path candidates
-//! only shrink (a placement takes its digit from its cell too), so a digit's candidates, or a
-//! unit's, are unchanged exactly while their count is.
+//! only shrink (a placement takes its digit from its cell too), so a digit's candidates are
+//! unchanged exactly while their count is, and a unit's exactly while the sum of its cells'
+//! candidate masks is (a cell that loses a candidate has a smaller mask).
 //!
 //! A search by digit rests on that digit's candidates alone, and a subset of a unit on that
 //! unit's cells alone: where they are unchanged, the search would find nothing again.
@@ -28,13 +29,14 @@ pub(super) struct Fruitless {
     templates: bool,
     /// The digits checked against their templates since their candidates last changed.
     checked: u32,
-    /// Each unit's candidates, counted at the last [`Fruitless::count_units`].
-    unit_counts: [u16; MOST_UNITS],
-    /// Whether `unit_counts` is of the grid as it is: cleared by [`Fruitless::update`].
-    units_counted: bool,
-    /// Per subset search ([`Subsets::slot`]), each unit's candidate count plus one when the
-    /// search last found nothing there; 0 when it has not, or found something.
-    barren: [[u16; MOST_UNITS]; Subsets::SLOTS],
+    /// Each unit's sum of candidate masks at the last [`Fruitless::sum_units`].
+    unit_sums: [u32; MOST_UNITS],
+    /// Whether `unit_sums` is of the grid as it is: cleared by [`Fruitless::update`].
+    units_summed: bool,
+    /// Per subset search ([`Subsets::slot`]), each unit's sum plus one when the search last
+    /// found nothing there; 0 when it has not, or found something. (A 25×25 unit's sum stays
+    /// below 25 · 2²⁵.)
+    barren: [[u32; MOST_UNITS]; Subsets::SLOTS],
 }
 
 /// Where a search of [`eliminating`] is to look: the digits of a search by digit, the units
@@ -68,8 +70,8 @@ impl Fruitless {
             none: [0; TECHNIQUES],
             templates: false,
             checked: 0,
-            unit_counts: [0; MOST_UNITS],
-            units_counted: false,
+            unit_sums: [0; MOST_UNITS],
+            units_summed: false,
             barren: [[0; MOST_UNITS]; Subsets::SLOTS],
         }
     }
@@ -84,7 +86,7 @@ impl Fruitless {
     }
 
     /// Forgets, for every technique, the digits whose candidates changed since the last
-    /// update; the units are counted again when next needed.
+    /// update; the units are summed again when next needed.
     pub(super) fn update<S: Shape>(&mut self, logic: &Logic<S>) {
         // Every digit of every cell, without a branch on how many a cell holds.
         let mut counts = [0u16; 32];
@@ -107,7 +109,7 @@ impl Fruitless {
         for none in &mut self.none {
             *none &= !changed;
         }
-        self.units_counted = false;
+        self.units_summed = false;
     }
 
     /// With templates, checks the digits not checked since they changed, and marks those
@@ -142,8 +144,8 @@ impl Fruitless {
                 units: all_units::<S>(),
             },
             Search::ByUnit(subsets) => {
-                if !self.units_counted {
-                    self.count_units(logic);
+                if !self.units_summed {
+                    self.sum_units(logic);
                 }
                 Scope {
                     digits: S::ALL,
@@ -163,18 +165,18 @@ impl Fruitless {
     }
 
     /// The units whose candidates changed since `subsets` last found nothing there, on the
-    /// grid as it is (its units counted afresh): for a search outside [`eliminating`] (the
+    /// grid as it is (its units summed afresh): for a search outside [`eliminating`] (the
     /// closure's direct hidden subsets), to be followed by [`Fruitless::searched`].
     pub(super) fn units_to_search<S: Shape>(
         &mut self,
         logic: &Logic<S>,
         subsets: Subsets,
     ) -> Units {
-        self.count_units(logic);
+        self.sum_units(logic);
         self.changed_units::<S>(subsets)
     }
 
-    /// Notes that `subsets` looked at `looked` on the grid last counted, and offered
+    /// Notes that `subsets` looked at `looked` on the grid last summed, and offered
     /// eliminations in `offered` alone.
     pub(super) fn searched(&mut self, subsets: Subsets, looked: Units, offered: Units) {
         let barren = &mut self.barren[subsets.slot()];
@@ -185,31 +187,37 @@ impl Fruitless {
             barren[unit] = if offered >> unit & 1 != 0 {
                 0
             } else {
-                self.unit_counts[unit] + 1
+                self.unit_sums[unit] + 1
             };
         }
     }
 
-    /// Counts each unit's candidates.
-    fn count_units<S: Shape>(&mut self, logic: &Logic<S>) {
-        let mut cells: S::Cells<u8> = S::cells(0);
-        for (count, &cand) in cells.as_mut().iter_mut().zip(logic.cand.as_ref()) {
-            *count = cand.count_ones() as u8;
+    /// Sums each unit's candidate masks: rows as runs of cells, columns a row at a time.
+    fn sum_units<S: Shape>(&mut self, logic: &Logic<S>) {
+        let (n, cand) = (S::N, logic.cand.as_ref());
+        let (rows, rest) = self.unit_sums.split_at_mut(n);
+        let (columns, boxes) = rest.split_at_mut(n);
+        columns[..n].fill(0);
+        for (sum, row) in rows.iter_mut().zip(cand.chunks_exact(n)) {
+            *sum = row.iter().sum();
+            for (column, &c) in columns.iter_mut().zip(row) {
+                *column += c;
+            }
         }
-        for (unit, count) in self.unit_counts.iter_mut().enumerate().take(S::UNITS) {
-            *count = S::unit(unit)
+        for (b, sum) in boxes.iter_mut().enumerate().take(n) {
+            *sum = S::unit(2 * n + b)
                 .iter()
-                .map(|&cell| u16::from(cells.as_ref()[cell as usize]))
+                .map(|&cell| cand[cell as usize])
                 .sum();
         }
-        self.units_counted = true;
+        self.units_summed = true;
     }
 
-    /// The units whose count differs from the one `subsets` last found nothing at.
+    /// The units whose sum differs from the one `subsets` last found nothing at.
     fn changed_units<S: Shape>(&self, subsets: Subsets) -> Units {
         let barren = &self.barren[subsets.slot()];
         (0..S::UNITS).fold(0, |units, unit| {
-            units | Units::from(barren[unit] != self.unit_counts[unit] + 1) << unit
+            units | Units::from(barren[unit] != self.unit_sums[unit] + 1) << unit
         })
     }
 }

@@ -533,7 +533,7 @@ fn rate_up_to<S: Shape>(
     loop {
         let open = logic.open();
         let lumped = floor.max(rating.tenths() + 1);
-        let closure = closure::place_closure(&mut logic, cap, lumped, &mut fruitless)?;
+        let closure = closure::place_closure(&mut logic, cap, lumped, Some(&mut fruitless))?;
         rating.steps += (open - logic.open()) as u32;
         rating.hardest = harder(rating.hardest, closure.hardest);
         if logic.is_solved() {
@@ -849,7 +849,7 @@ mod tests {
     ) {
         let mut logic = Logic::new(puzzle).unwrap();
         loop {
-            closure::place_closure(&mut logic, u32::MAX, 0, &mut Fruitless::new()).unwrap();
+            closure::place_closure(&mut logic, u32::MAX, 0, None).unwrap();
             if logic.is_solved() {
                 assert_eq!(logic.grid(), *solution, "{puzzle}");
                 return;
