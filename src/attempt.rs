@@ -30,7 +30,7 @@ pub const SWAPS_TO_BAND: usize = 100;
 /// fewer instructions for `generate --holes 50 --difficulty medium --count 3000 --threads 1
 /// --seed 5` and 7.9% fewer for `--holes 55 --difficulty hard --count 300`; three, less.
 /// A walk to the hard band rates every puzzle once one was rated below the band (see
-/// [`Generator::keep`]).
+/// `Generator::keep`).
 pub const RATE_EVERY: u32 = 2;
 
 /// An attempt abandoned because the batch was stopped.
