@@ -4,14 +4,30 @@
 # alternating so that both see the same machine; prints the medians and their ratio.
 # With CALLGRIND=1 (needs valgrind), also the instructions of `generate … --seed 5` with and
 # without the band, which the machine's noise does not move. Needs python3 for the arithmetic.
+#
+# Usage: scripts/band-cost.sh [LEVEL:HOLES ...]
+# Without arguments: easy at 40 holes, medium at 50, hard and diabolical at 55. With them,
+# the levels at the hole counts given, e.g. `scripts/band-cost.sh medium:52 hard:60`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-3}
 seconds=${SECONDS_EACH:-3}
 cargo build --release --quiet
 bin=target/release/sudoku-bank
+# Puzzles for the instruction count, by level.
+declare -A counted_puzzles=([easy]=3000 [medium]=3000 [hard]=300 [diabolical]=200)
 # level, holes, puzzles for the instruction count
-levels=("easy 40 3000" "medium 50 3000" "hard 55 300" "diabolical 55 200")
+levels=()
+for spec in "${@:-easy:40 medium:50 hard:55 diabolical:55}"; do
+  for one in $spec; do
+    level=${one%%:*} holes=${one#*:}
+    if [[ -z "${counted_puzzles[$level]:-}" || ! "$holes" =~ ^[0-9]+$ ]]; then
+      echo "band-cost.sh: '$one' is not LEVEL:HOLES (levels: easy, medium, hard, diabolical)" >&2
+      exit 2
+    fi
+    levels+=("$level $holes ${counted_puzzles[$level]}")
+  done
+done
 
 rate() {
   "$bin" bench --json --threads 1 --seconds "$seconds" "$@" 2>/dev/null |
