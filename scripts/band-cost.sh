@@ -3,7 +3,9 @@
 # runs, one thread, SECONDS (default 3) each, with and without `--difficulty LEVEL`,
 # alternating so that both see the same machine; prints the medians and their ratio.
 # With CALLGRIND=1 (needs valgrind), also the instructions of `generate … --seed 5` with and
-# without the band, which the machine's noise does not move. Needs python3 for the arithmetic.
+# without the band, which repeat within 0.1% on a quiet machine (they count the pipeline's
+# waiting threads too, which a loaded machine moves by a few percent). Needs python3 for
+# the arithmetic.
 #
 # Usage: scripts/band-cost.sh [LEVEL:HOLES ...]
 # Without arguments: easy at 40 holes, medium at 50, hard and diabolical at 55. With them,
@@ -12,8 +14,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-3}
 seconds=${SECONDS_EACH:-3}
-cargo build --release --quiet
-bin=target/release/sudoku-bank
 # Puzzles for the instruction count, by level.
 declare -A counted_puzzles=([easy]=3000 [medium]=3000 [hard]=300 [diabolical]=200)
 # level, holes, puzzles for the instruction count
@@ -28,6 +28,8 @@ for spec in "${@:-easy:40 medium:50 hard:55 diabolical:55}"; do
     levels+=("$level $holes ${counted_puzzles[$level]}")
   done
 done
+cargo build --release --quiet
+bin=target/release/sudoku-bank
 
 rate() {
   "$bin" bench --json --threads 1 --seconds "$seconds" "$@" 2>/dev/null |
