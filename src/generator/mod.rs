@@ -1,6 +1,6 @@
 //! Random complete grids, by one of two strategies chosen by size.
 //!
-//! 9×9 grids are built a band at a time ([`bands`]): the digits each box and column of a
+//! 9×9 grids are built a band at a time (`bands.rs`): the digits each box and column of a
 //! band may hold are drawn as sets, and only the first row of each lower band is searched
 //! for. No 9×9 fill ever starts again.
 //!
