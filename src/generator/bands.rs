@@ -44,7 +44,7 @@ const ALL: u32 = 0x1ff;
 pub fn fill<S: Shape, R: RngCore>(rng: &mut R) -> Grid<S> {
     debug_assert_eq!(S::N, 9);
     let mut picks = Picks::new(rng);
-    // One-bit masks, row-major.
+    // One-bit masks, row-major. Row 1: a permutation.
     let mut cells = [0u32; 81];
     let mut left = ALL;
     for cell in &mut cells[..9] {
@@ -52,6 +52,8 @@ pub fn fill<S: Shape, R: RngCore>(rng: &mut R) -> Grid<S> {
         *cell = b;
         left ^= b;
     }
+    // Rows 2 and 3: a split of row 1's parts in the three boxes, each new part in a random
+    // order.
     let minirows: [[u32; 3]; 3] = std::array::from_fn(|b| [0, 1, 2].map(|i| cells[3 * b + i]));
     let second = split(&mut picks, &minirows);
     for (b, (minirow, set)) in minirows.iter().zip(second).enumerate() {
