@@ -268,6 +268,30 @@ mod tests {
     }
 
     #[test]
+    fn band_one_takes_each_kind_of_split_as_often_as_its_ways() {
+        // How many digits of row 2's first box come from row 1's second box: k = 0 or 3 in
+        // 1 of the 56 splits each, 1 or 2 in 27 each.
+        let mut seen = [0u32; 4];
+        for index in 0..5600 {
+            let grid = fill::<Nine, _>(&mut attempt_rng(9, index));
+            let box_2: Vec<u8> = (3..6).map(|cell| grid.get(cell)).collect();
+            let k = (9..12)
+                .filter(|&cell| box_2.contains(&grid.get(cell)))
+                .count();
+            seen[k] += 1;
+        }
+        // 100 and 2,700 expected; the bounds are five deviations out.
+        assert!(
+            (50..=150).contains(&seen[0]) && (50..=150).contains(&seen[3]),
+            "{seen:?}"
+        );
+        assert!(
+            (2515..=2885).contains(&seen[1]) && (2515..=2885).contains(&seen[2]),
+            "{seen:?}"
+        );
+    }
+
+    #[test]
     fn fills_are_solutions_and_repeat_from_the_same_stream() {
         for index in 0..2000 {
             let grid = fill::<Nine, _>(&mut attempt_rng(8, index));
