@@ -155,7 +155,8 @@ fn order<R: RngCore>(picks: &mut Picks<R>, set: u32, cells: &mut [u32]) {
 }
 
 /// The order in which the walk of [`rows_of_band`] visits the columns: one from each stack in
-/// turn, which meets about a quarter of the dead ends of going left to right.
+/// turn. A later column of the same stack has lost a digit to each earlier one, so going
+/// left to right meets more dead ends: the fill took 6% more instructions that way.
 const WALK: [usize; 9] = [0, 3, 6, 1, 4, 7, 2, 5, 8];
 
 /// Writes to `rows` (27 cells, row-major) the rows of a band whose columns hold the digit
