@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::attempt::Puzzle;
 use crate::config::{Dedup, Generation};
-use crate::dedup::Keyer;
+use crate::dedup::{Key, Keyer};
 use crate::hash::{id_digits, puzzle_id_hex};
 use crate::input::CsvProblem;
 use crate::rating::Level;
@@ -115,6 +115,10 @@ impl Row {
     }
 }
 
+/// Lines [`RowFormatter::append_lines`] formats together: enough that the hash chains of
+/// their ids ([`crate::hash::ids_and_keys`]) keep the processor busy.
+pub const LINES_AT_ONCE: usize = 4;
+
 /// Formats rows as CSV lines; keep one per worker thread. The workers format the rows they
 /// make, so the single writer only deduplicates and copies bytes, and the text buffers are
 /// reused from row to row. No field of a row can need quoting (hex digits, decimal numbers
@@ -122,7 +126,8 @@ impl Row {
 /// crate writes for the [`Row`], which a test checks.
 #[derive(Debug)]
 pub struct RowFormatter {
-    puzzle: Vec<u8>,
+    /// The puzzle texts of the lines formatted together.
+    puzzles: [Vec<u8>; LINES_AT_ONCE],
     solution: Vec<u8>,
     keyer: Keyer,
 }
@@ -131,7 +136,7 @@ impl RowFormatter {
     /// A formatter with empty buffers, keying puzzles under `dedup`.
     pub fn new(dedup: Dedup) -> Self {
         RowFormatter {
-            puzzle: Vec::new(),
+            puzzles: Default::default(),
             solution: Vec::new(),
             keyer: Keyer::new(dedup),
         }
@@ -153,10 +158,55 @@ impl RowFormatter {
         index: u64,
         bytes: &mut Vec<u8>,
     ) -> u128 {
-        made.puzzle.write_bytes(&mut self.puzzle);
-        made.solution.write_bytes(&mut self.solution);
-        let holes = self.puzzle.iter().filter(|&&b| b == b'.').count();
-        let (key, id) = self.keyer.key_and_id(&made.puzzle, &self.puzzle);
+        let text = &mut self.puzzles[0];
+        made.puzzle.write_bytes(text);
+        let keyed = self.keyer.key_and_id(&made.puzzle, text);
+        Self::write_line(made, text, &mut self.solution, (seed, index), keyed, bytes)
+    }
+
+    /// [`RowFormatter::append_line`] of each of `rows` (a puzzle and the index of the attempt
+    /// that made it), in order, their ids hashed side by side; returns each line's dedup key
+    /// and where the line ends in `bytes`.
+    pub fn append_lines<S: Shape>(
+        &mut self,
+        rows: [(&Puzzle<S>, u64); LINES_AT_ONCE],
+        seed: u64,
+        bytes: &mut Vec<u8>,
+    ) -> [(u128, usize); LINES_AT_ONCE] {
+        for ((made, _), text) in rows.iter().zip(&mut self.puzzles) {
+            made.puzzle.write_bytes(text);
+        }
+        let texts = std::array::from_fn(|k| self.puzzles[k].as_slice());
+        let keyed = self
+            .keyer
+            .keys_and_ids(rows.map(|(made, _)| &made.puzzle), texts);
+        std::array::from_fn(|k| {
+            let (made, index) = rows[k];
+            let text = &self.puzzles[k];
+            let key = Self::write_line(
+                made,
+                text,
+                &mut self.solution,
+                (seed, index),
+                keyed[k],
+                bytes,
+            );
+            (key, bytes.len())
+        })
+    }
+
+    /// Appends the line of `made`, whose puzzle's text is `text` and whose key and id are
+    /// `keyed`, made by the attempt at `(seed, index)`; returns its dedup key.
+    fn write_line<S: Shape>(
+        made: &Puzzle<S>,
+        text: &[u8],
+        solution: &mut Vec<u8>,
+        (seed, index): (u64, u64),
+        (key, id): (Key, u64),
+        bytes: &mut Vec<u8>,
+    ) -> u128 {
+        made.solution.write_bytes(solution);
+        let holes = text.iter().filter(|&&b| b == b'.').count();
         let id = id_digits(id);
         let mut digits = [itoa::Buffer::new(); 5];
         let [size, holes_digits, clues, seed_digits, index_digits] = &mut digits;
@@ -165,8 +215,8 @@ impl RowFormatter {
             size.format(S::N).as_bytes(),
             holes_digits.format(holes).as_bytes(),
             clues.format(S::CELLS - holes).as_bytes(),
-            &self.puzzle,
-            &self.solution,
+            text,
+            solution,
             seed_digits.format(seed).as_bytes(),
             index_digits.format(index).as_bytes(),
         ];
@@ -501,6 +551,17 @@ mod tests {
         let mut line = Vec::new();
         let key = RowFormatter::new(Dedup::Canonical).append_line(&puzzle, 1, 0, &mut line);
         assert_eq!(key, crate::hash::dedup_key(&canon));
+        // Lines formatted together are the lines formatted alone.
+        let mut together = Vec::new();
+        let rows = [0, 1, 2, 3].map(|index| (&puzzle, index));
+        let keys = RowFormatter::new(Dedup::Canonical).append_lines(rows, 1, &mut together);
+        let mut alone = Vec::new();
+        for (index, (key, end)) in keys.into_iter().enumerate() {
+            let mut formatter = RowFormatter::new(Dedup::Canonical);
+            let want = formatter.append_line(&puzzle, 1, index as u64, &mut alone);
+            assert_eq!((key, end), (want, alone.len()));
+        }
+        assert_eq!(together, alone);
         fast.write_line(&line).unwrap();
         assert_eq!(String::from_utf8(fast.finish().unwrap()).unwrap(), text);
         let mut reader = BankReader::new("b", text.as_bytes()).unwrap();

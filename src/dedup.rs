@@ -9,7 +9,7 @@
 use crate::canon::Canonicalizer;
 use crate::config::Dedup;
 use crate::grid::Grid;
-use crate::hash::{dedup_key, id_and_key, puzzle_id, puzzle_id_digits};
+use crate::hash::{dedup_key, id_and_key, ids_and_keys, puzzle_id, puzzle_id_digits};
 use crate::shape::Shape;
 
 /// A puzzle's dedup key, and its `canon_id` under canonical dedup.
@@ -68,6 +68,27 @@ impl Keyer {
             }
         }
     }
+
+    /// [`Keyer::key_and_id`] of `L` puzzles at once, their texts hashed side by side
+    /// ([`ids_and_keys`]).
+    pub fn keys_and_ids<S: Shape, const L: usize>(
+        &mut self,
+        puzzles: [&Grid<S>; L],
+        texts: [&[u8]; L],
+    ) -> [(Key, u64); L] {
+        let hashed = ids_and_keys(texts);
+        std::array::from_fn(|k| {
+            let (id, key) = hashed[k];
+            let key = match self.dedup {
+                Dedup::Canonical => self.key(puzzles[k]),
+                Dedup::Exact | Dedup::None => Key {
+                    key,
+                    canon_id: None,
+                },
+            };
+            (key, id)
+        })
+    }
 }
 
 #[cfg(test)]
@@ -104,6 +125,16 @@ mod tests {
             let (both, id) = keyer.key_and_id(&puzzle, text.as_bytes());
             assert_eq!((both.key, id), (want, puzzle_id(text)));
             assert_eq!(both, keyer.key(&puzzle));
+            let moved_text = moved.to_string();
+            let together =
+                keyer.keys_and_ids([&puzzle, &moved], [text.as_bytes(), moved_text.as_bytes()]);
+            assert_eq!(
+                together,
+                [
+                    (keyer.key(&puzzle), puzzle_id(text)),
+                    (keyer.key(&moved), puzzle_id(&moved_text))
+                ]
+            );
         }
     }
 }

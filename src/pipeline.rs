@@ -9,8 +9,8 @@
 //! sizing ranges to about a quarter second of work at the pace seen so far, and from the
 //! success rate so far so that little work is thrown away at the end. The workers share a
 //! range in chunks of consecutive attempts, each taking the next chunk from a counter, and
-//! format a chunk's rows into one buffer, so the writer only deduplicates and copies bytes,
-//! and no attempt allocates.
+//! format a chunk's rows into one buffer, four at a time (their ids' hashes run side by
+//! side), so the writer only deduplicates and copies bytes, and no attempt allocates.
 //!
 //! When `stop` is set (Ctrl-C), workers start no new attempt and abandon a long search by
 //! swaps; the writer still takes every attempt that finished before the first one that did
@@ -24,8 +24,8 @@ use std::time::{Duration, Instant};
 use rayon::ThreadPool;
 use serde::{Deserialize, Serialize};
 
-use crate::attempt::{Generator, Stopped};
-use crate::bank::{BankWriter, RowFormatter};
+use crate::attempt::{Generator, Puzzle, Stopped};
+use crate::bank::{BankWriter, LINES_AT_ONCE, RowFormatter};
 use crate::config::{Dedup, Job};
 use crate::hash::KeySet;
 use crate::progress::Progress;
@@ -119,6 +119,8 @@ impl Chunk {
             bytes: Vec::with_capacity(n * RowFormatter::most_bytes(S::CELLS)),
             results: Vec::with_capacity(n),
         };
+        // Successes whose lines wait to be formatted together, with their results' places.
+        let mut waiting = Vec::with_capacity(LINES_AT_ONCE);
         for position in positions {
             let mut work = Work::default();
             let index = job.shard.index_at(position);
@@ -131,14 +133,47 @@ impl Chunk {
                 chunk.results.push(None);
                 break;
             };
-            let line = made.map(|made| {
-                let key = formatter.append_line(&made, job.seed, index, &mut chunk.bytes);
-                work.format_nanos += clock.lap();
-                (key, chunk.bytes.len())
-            });
-            chunk.results.push(Some(Finished { work, line }));
+            if let Some(made) = made {
+                waiting.push(((made, index), chunk.results.len()));
+            }
+            chunk.results.push(Some(Finished { work, line: None }));
+            if waiting.len() == LINES_AT_ONCE {
+                chunk.format(&waiting, job.seed, formatter, clock);
+                waiting.clear();
+            }
         }
+        chunk.format(&waiting, job.seed, formatter, clock);
         chunk
+    }
+
+    /// Appends the lines of the `waiting` successes (each with the place of its result) and
+    /// records them in their results, the time it took in the last one's work.
+    fn format<S: Shape>(
+        &mut self,
+        waiting: &[((Puzzle<S>, u64), usize)],
+        seed: u64,
+        formatter: &mut RowFormatter,
+        clock: &mut Clock,
+    ) {
+        let Some(&(_, last)) = waiting.last() else {
+            return;
+        };
+        let mut lines = [(0, 0); LINES_AT_ONCE];
+        if let Ok(rows) = <&[_; LINES_AT_ONCE]>::try_from(waiting) {
+            let rows = rows.each_ref().map(|((made, index), _)| (made, *index));
+            lines = formatter.append_lines(rows, seed, &mut self.bytes);
+        } else {
+            for (line, ((made, index), _)) in lines.iter_mut().zip(waiting) {
+                let key = formatter.append_line(made, seed, *index, &mut self.bytes);
+                *line = (key, self.bytes.len());
+            }
+        }
+        for (&line, &(_, at)) in lines.iter().zip(waiting) {
+            let finished = self.results[at].as_mut().expect("a finished attempt");
+            finished.line = Some(line);
+        }
+        let finished = self.results[last].as_mut().expect("a finished attempt");
+        finished.work.format_nanos += clock.lap();
     }
 
     /// The chunk's results, each success with its line (see [`Chunk::results`]).
@@ -528,9 +563,16 @@ mod tests {
                 &AtomicBool::new(stop),
             )
         };
-        let chunk = run(3..8, false);
+        // Enough attempts for lines formatted four at a time and some formatted alone.
+        let chunk = run(3..14, false);
         let attempts: Vec<_> = chunk.attempts().collect();
-        assert_eq!(attempts.len(), 5);
+        assert_eq!(attempts.len(), 11);
+        let lines = attempts.iter().flatten().filter(|(line, _)| line.is_some());
+        let lines = lines.count();
+        assert!(
+            lines > LINES_AT_ONCE && lines % LINES_AT_ONCE > 0,
+            "{lines}"
+        );
         let mut generator = Generator::<Nine>::for_generation(job.generation);
         for (index, attempt) in (3..).zip(attempts) {
             let (line, work) = attempt.expect("no stop");
