@@ -37,9 +37,6 @@ use crate::stats::{Clock, Stats, Work};
 const RANGE_SECONDS: f64 = 0.25;
 /// Attempts per worker thread in one range, at most.
 const MAX_RANGE_PER_THREAD: u64 = 4096;
-/// Rows whose dedup slots the writer reads ahead of inserting their keys (see
-/// [`KeySet::warm`]).
-const WARM_AHEAD: usize = 256;
 /// Chunks per worker thread in one range, at least (when the range has as many attempts):
 /// enough for the pool to even out attempts that take unequal times.
 const CHUNKS_PER_THREAD: u64 = 16;
@@ -83,25 +80,23 @@ struct Range {
 
 /// The results of a run of consecutive attempts made by one worker, in index order, with the
 /// lines of its successes one after another in one buffer: a worker allocates per chunk, not
-/// per row, and the writer frees as rarely.
+/// per row, and the writer frees as rarely. The writer reads each attempt's key and line end
+/// and, when it takes the whole chunk, the chunk's total work: an attempt's own work is read
+/// only when a batch ends inside the chunk.
 struct Chunk {
     /// The lines, as CSV with their line endings.
     bytes: Vec<u8>,
-    /// Each attempt's result; `None` for an attempt that a stop left unstarted or
-    /// unfinished, which ends the chunk.
-    results: Vec<Option<Finished>>,
-}
-
-/// An attempt that finished: its work and, for a success, its puzzle's dedup key and where
-/// its line ends in its chunk's bytes.
-struct Finished {
+    /// Each finished attempt's success, if it made a puzzle: the puzzle's dedup key and where
+    /// its line ends in `bytes`.
+    lines: Vec<Option<(u128, usize)>>,
+    /// Each finished attempt's work.
+    works: Vec<Work>,
+    /// The work of every finished attempt.
     work: Work,
-    line: Option<(u128, usize)>,
+    /// True when a stop left the attempt after the last finished one unstarted or
+    /// unfinished, which ends the chunk.
+    stopped: bool,
 }
-
-/// One attempt's result as the writer reads it: its work and, for a success, its puzzle's
-/// dedup key and its line.
-type Attempt<'a> = (Option<(u128, &'a [u8])>, &'a Work);
 
 impl Chunk {
     /// Runs the attempts at `positions` in the shard's run of indices, in order, until a
@@ -117,9 +112,12 @@ impl Chunk {
         let n = (positions.end - positions.start) as usize;
         let mut chunk = Chunk {
             bytes: Vec::with_capacity(n * RowFormatter::most_bytes(S::CELLS)),
-            results: Vec::with_capacity(n),
+            lines: Vec::with_capacity(n),
+            works: Vec::with_capacity(n),
+            work: Work::default(),
+            stopped: false,
         };
-        // Successes whose lines wait to be formatted together, with their results' places.
+        // Successes whose lines wait to be formatted together, with their attempts' places.
         let mut waiting = Vec::with_capacity(LINES_AT_ONCE);
         for position in positions {
             let mut work = Work::default();
@@ -130,24 +128,26 @@ impl Chunk {
                 generator.attempt_until(job.seed, index, &mut work, clock, stop)
             };
             let Ok(made) = made else {
-                chunk.results.push(None);
+                chunk.stopped = true;
                 break;
             };
             if let Some(made) = made {
-                waiting.push(((made, index), chunk.results.len()));
+                waiting.push(((made, index), chunk.lines.len()));
             }
-            chunk.results.push(Some(Finished { work, line: None }));
+            chunk.lines.push(None);
+            chunk.works.push(work);
             if waiting.len() == LINES_AT_ONCE {
                 chunk.format(&waiting, job.seed, formatter, clock);
                 waiting.clear();
             }
         }
         chunk.format(&waiting, job.seed, formatter, clock);
+        chunk.work = chunk.works.iter().copied().sum();
         chunk
     }
 
-    /// Appends the lines of the `waiting` successes (each with the place of its result) and
-    /// records them in their results, the time it took in the last one's work.
+    /// Appends the lines of the `waiting` successes (each with its attempt's place) and
+    /// records them for their attempts, the time it took in the last one's work.
     fn format<S: Shape>(
         &mut self,
         waiting: &[((Puzzle<S>, u64), usize)],
@@ -169,24 +169,20 @@ impl Chunk {
             }
         }
         for (&line, &(_, at)) in lines.iter().zip(waiting) {
-            let finished = self.results[at].as_mut().expect("a finished attempt");
-            finished.line = Some(line);
+            self.lines[at] = Some(line);
         }
-        let finished = self.results[last].as_mut().expect("a finished attempt");
-        finished.work.format_nanos += clock.lap();
+        self.works[last].format_nanos += clock.lap();
     }
 
-    /// The chunk's results, each success with its line (see [`Chunk::results`]).
-    fn attempts(&self) -> impl Iterator<Item = Option<Attempt<'_>>> {
+    /// Each finished attempt's success, if it made a puzzle: its puzzle's dedup key and its
+    /// line.
+    fn rows(&self) -> impl Iterator<Item = Option<(u128, &[u8])>> {
         let mut start = 0;
-        self.results.iter().map(move |result| {
-            let Finished { work, line } = result.as_ref()?;
-            let line = line.map(|(key, end)| {
-                let bytes = &self.bytes[start..end];
-                start = end;
-                (key, bytes)
-            });
-            Some((line, work))
+        self.lines.iter().map(move |line| {
+            let (key, end) = (*line)?;
+            let bytes = &self.bytes[start..end];
+            start = end;
+            Some((key, bytes))
         })
     }
 }
@@ -390,29 +386,17 @@ fn consume<W: Write>(
     while status == Status::Short {
         let Ok(range) = receiver.recv() else { break };
         let writing_started = Instant::now();
-        let attempts: Vec<_> = range.chunks.iter().flat_map(Chunk::attempts).collect();
-        'range: for (first, group) in (range.first..)
-            .step_by(WARM_AHEAD)
-            .zip(attempts.chunks(WARM_AHEAD))
-        {
+        let mut first = range.first;
+        for chunk in &range.chunks {
             if job.dedup != Dedup::None {
-                seen.warm(
-                    group
-                        .iter()
-                        .flatten()
-                        .filter_map(|(line, _)| Some(line.as_ref()?.0)),
-                );
+                seen.warm(chunk.lines.iter().flatten().map(|&(key, _)| key));
             }
-            for (position, result) in (first..).zip(group) {
-                let Some((line, attempt_work)) = result else {
-                    status = Status::Interrupted;
-                    break 'range;
-                };
-                work += **attempt_work;
-                next_position = position + 1;
-                let Some((key, line)) = line else { continue };
+            // The attempts of the chunk taken, up to the one that completes the batch.
+            let mut taken = chunk.lines.len();
+            for (k, row) in chunk.rows().enumerate() {
+                let Some((key, line)) = row else { continue };
                 successes += 1;
-                if job.dedup != Dedup::None && !seen.insert(*key) {
+                if job.dedup != Dedup::None && !seen.insert(key) {
                     duplicates += 1;
                     continue;
                 }
@@ -420,8 +404,22 @@ fn consume<W: Write>(
                 rows += 1;
                 if rows == job.count {
                     status = Status::Complete;
-                    break 'range;
+                    taken = k + 1;
+                    break;
                 }
+            }
+            work += if taken == chunk.lines.len() {
+                chunk.work
+            } else {
+                chunk.works[..taken].iter().copied().sum()
+            };
+            next_position = first + taken as u64;
+            first += chunk.lines.len() as u64;
+            if status == Status::Short && chunk.stopped {
+                status = Status::Interrupted;
+            }
+            if status != Status::Short {
+                break;
             }
         }
         writing += writing_started.elapsed();
@@ -483,6 +481,13 @@ mod tests {
         assert_eq!(one, two);
         assert_eq!(one, three);
         assert_eq!(a.next_index, b.next_index);
+        // The statistics count the attempts taken, up to the one that completed the batch,
+        // however the chunks fell.
+        assert_eq!(
+            (a.stats.attempts, b.stats.attempts),
+            (a.next_index, a.next_index)
+        );
+        assert_eq!(a.stats.successes, b.stats.successes);
         assert_eq!(String::from_utf8(one).unwrap().lines().count(), 301);
     }
 
@@ -565,17 +570,20 @@ mod tests {
         };
         // Enough attempts for lines formatted four at a time and some formatted alone.
         let chunk = run(3..14, false);
-        let attempts: Vec<_> = chunk.attempts().collect();
-        assert_eq!(attempts.len(), 11);
-        let lines = attempts.iter().flatten().filter(|(line, _)| line.is_some());
-        let lines = lines.count();
+        let rows: Vec<_> = chunk.rows().collect();
+        assert_eq!(
+            (rows.len(), chunk.works.len(), chunk.stopped),
+            (11, 11, false)
+        );
+        let lines = rows.iter().flatten().count();
         assert!(
             lines > LINES_AT_ONCE && lines % LINES_AT_ONCE > 0,
             "{lines}"
         );
+        assert_eq!(chunk.work.attempts, 11);
+        assert_eq!(chunk.work, chunk.works.iter().copied().sum());
         let mut generator = Generator::<Nine>::for_generation(job.generation);
-        for (index, attempt) in (3..).zip(attempts) {
-            let (line, work) = attempt.expect("no stop");
+        for ((index, row), work) in (3..).zip(rows).zip(&chunk.works) {
             assert_eq!(work.attempts, 1);
             // The line formatted alone, from the same attempt.
             let made = generator.attempt(job.seed, index, &mut Work::default());
@@ -585,13 +593,12 @@ mod tests {
                     RowFormatter::new(job.dedup).append_line(&made, job.seed, index, &mut bytes);
                 (key, bytes)
             });
-            assert_eq!(line.map(|(key, bytes)| (key, bytes.to_vec())), alone);
+            assert_eq!(row.map(|(key, bytes)| (key, bytes.to_vec())), alone);
         }
         // A stop before the first attempt ends the chunk there.
-        assert!(matches!(
-            run(3..8, true).attempts().collect::<Vec<_>>()[..],
-            [None]
-        ));
+        let stopped = run(3..8, true);
+        assert!(stopped.stopped && stopped.lines.is_empty());
+        assert_eq!(stopped.work, Work::default());
     }
 
     #[test]

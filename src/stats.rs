@@ -46,6 +46,15 @@ impl AddAssign for Work {
     }
 }
 
+impl std::iter::Sum for Work {
+    fn sum<I: Iterator<Item = Work>>(works: I) -> Work {
+        works.fold(Work::default(), |mut total, work| {
+            total += work;
+            total
+        })
+    }
+}
+
 /// A worker's clock, read once per phase of its work: each [`Clock::lap`] gives the time
 /// since the previous lap (or since [`Clock::start`]), so consecutive phases share their
 /// readings. A reading costs tens of nanoseconds here, a few per cent of a 9×9 grid.
