@@ -11,6 +11,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use tempfile::NamedTempFile;
 
+/// The buffer between a bank's rows and its file or stdout: large enough that writes to
+/// the kernel are few (64 KiB, about 340 rows of 9×9 grids).
+pub const BUFFER_BYTES: usize = 1 << 16;
+
 /// A file being written under a temporary name, published by [`AtomicFile::commit`].
 #[derive(Debug)]
 pub struct AtomicFile {
@@ -59,7 +63,7 @@ impl AtomicFile {
             .tempfile_in(dir)
             .with_context(|| format!("cannot create a file in {}", dir.display()))?;
         Ok(AtomicFile {
-            temp: BufWriter::with_capacity(1 << 16, temp),
+            temp: BufWriter::with_capacity(BUFFER_BYTES, temp),
             dest: dest.to_owned(),
             replace,
         })

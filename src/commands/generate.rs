@@ -13,7 +13,7 @@ use crate::bank::BankWriter;
 use crate::config::{GenerateConfig, Job, Mode, Output};
 use crate::continuation::Continuation;
 use crate::manifest::{Batch, Manifest};
-use crate::output::AtomicFile;
+use crate::output::{self, AtomicFile};
 use crate::pipeline::{self, Existing, Outcome, Status};
 use crate::progress::Progress;
 use crate::stats::counted;
@@ -32,7 +32,7 @@ pub fn generate(config: &GenerateConfig, stop: &AtomicBool) -> Result<Exit> {
             let progress = Progress::new(job.count, config.report.progress);
             let context = "cannot write the bank to stdout";
             let mut writer = BankWriter::new(
-                BufWriter::new(io::stdout().lock()),
+                BufWriter::with_capacity(output::BUFFER_BYTES, io::stdout().lock()),
                 &job.generation,
                 job.dedup,
             )
