@@ -277,9 +277,9 @@ impl<W: Write> BankWriter<W> {
         self.out.write_all(&csv_record(|csv| csv.serialize(row))?)
     }
 
-    /// Appends one line made by a [`RowFormatter`].
-    pub fn write_line(&mut self, line: &[u8]) -> io::Result<()> {
-        self.out.write_all(line)
+    /// Appends lines made by a [`RowFormatter`] (any number, each with its line ending).
+    pub fn write_lines(&mut self, lines: &[u8]) -> io::Result<()> {
+        self.out.write_all(lines)
     }
 
     /// Appends one row read from another bank, field by field.
@@ -506,7 +506,7 @@ mod tests {
         let key = RowFormatter::new(Dedup::Exact).append_line(&puzzle, 1, 0, &mut line);
         assert_eq!(key, crate::hash::dedup_key(&row.puzzle));
         assert_eq!(line.drain(..6).as_slice(), b"before");
-        fast.write_line(&line).unwrap();
+        fast.write_lines(&line).unwrap();
         assert_eq!(String::from_utf8(fast.finish().unwrap()).unwrap(), text);
     }
 
@@ -526,7 +526,7 @@ mod tests {
         let mut fast = BankWriter::new(Vec::new(), &generation, Dedup::Exact).unwrap();
         let mut line = Vec::new();
         RowFormatter::new(Dedup::Exact).append_line(&puzzle, 1, 0, &mut line);
-        fast.write_line(&line).unwrap();
+        fast.write_lines(&line).unwrap();
         assert_eq!(String::from_utf8(fast.finish().unwrap()).unwrap(), text);
         let reader = BankReader::new("b", text.as_bytes()).unwrap();
         assert!(
@@ -562,7 +562,7 @@ mod tests {
             assert_eq!((key, end), (want, alone.len()));
         }
         assert_eq!(together, alone);
-        fast.write_line(&line).unwrap();
+        fast.write_lines(&line).unwrap();
         assert_eq!(String::from_utf8(fast.finish().unwrap()).unwrap(), text);
         let mut reader = BankReader::new("b", text.as_bytes()).unwrap();
         assert!(reader.has_header_of(&nine(40), Dedup::Canonical));
