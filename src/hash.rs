@@ -222,8 +222,8 @@ impl KeySet {
 
     /// Reads the home slot of each of `keys`, so that inserting them soon after finds their
     /// slots in the cache. These reads do not wait on one another, so their cache misses
-    /// overlap; an insert's read waits on the work between inserts (a writer's copying of
-    /// its row), so those misses come one after another.
+    /// overlap; an insert's read waits on the work between inserts (the writer's
+    /// bookkeeping of each row), so those misses come one after another.
     pub fn warm(&self, keys: impl IntoIterator<Item = u128>) {
         let mut folded = 0;
         for key in keys {

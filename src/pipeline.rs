@@ -158,18 +158,17 @@ impl Chunk {
         let Some(&(_, last)) = waiting.last() else {
             return;
         };
-        let mut lines = [(0, 0); LINES_AT_ONCE];
         if let Ok(rows) = <&[_; LINES_AT_ONCE]>::try_from(waiting) {
             let rows = rows.each_ref().map(|((made, index), _)| (made, *index));
-            lines = formatter.append_lines(rows, seed, &mut self.bytes);
-        } else {
-            for (line, ((made, index), _)) in lines.iter_mut().zip(waiting) {
-                let key = formatter.append_line(made, seed, *index, &mut self.bytes);
-                *line = (key, self.bytes.len());
+            let lines = formatter.append_lines(rows, seed, &mut self.bytes);
+            for (line, &(_, at)) in lines.into_iter().zip(waiting) {
+                self.lines[at] = Some(line);
             }
-        }
-        for (&line, &(_, at)) in lines.iter().zip(waiting) {
-            self.lines[at] = Some(line);
+        } else {
+            for &((ref made, index), at) in waiting {
+                let key = formatter.append_line(made, seed, index, &mut self.bytes);
+                self.lines[at] = Some((key, self.bytes.len()));
+            }
         }
         self.works[last].format_nanos += clock.lap();
     }
