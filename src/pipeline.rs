@@ -147,7 +147,10 @@ impl Chunk {
     }
 
     /// Appends the lines of the `waiting` successes (each with its attempt's place) and
-    /// records them for their attempts, the time it took in the last one's work.
+    /// records them for their attempts, the time it took in the last one's work. The time
+    /// before it, since the clock's last lap, goes to that attempt's fill time: unrated
+    /// complete grids leave their fills on the clock ([`Generator::attempt_until`]), so
+    /// one reading times four of them.
     fn format<S: Shape>(
         &mut self,
         waiting: &[((Puzzle<S>, u64), usize)],
@@ -158,6 +161,7 @@ impl Chunk {
         let Some(&(_, last)) = waiting.last() else {
             return;
         };
+        self.works[last].fill_nanos += clock.lap();
         if let Ok(rows) = <&[_; LINES_AT_ONCE]>::try_from(waiting) {
             let rows = rows.each_ref().map(|((made, index), _)| (made, *index));
             let lines = formatter.append_lines(rows, seed, &mut self.bytes);
@@ -608,6 +612,28 @@ mod tests {
         let stopped = run(3..8, true);
         assert!(stopped.stopped && stopped.lines.is_empty());
         assert_eq!(stopped.work, Work::default());
+    }
+
+    #[test]
+    fn complete_grids_are_timed_a_group_of_lines_at_a_time() {
+        let job = job(Size::Nine, 0, 9, 1);
+        let chunk = Chunk::run(
+            &job,
+            0..9,
+            &mut Generator::<Nine>::for_generation(job.generation),
+            &mut RowFormatter::new(job.dedup),
+            &mut Clock::start(),
+            &AtomicBool::new(false),
+        );
+        // Each group of lines formatted together (two of four, then one alone) records
+        // its grids' fills and its formatting on its last attempt, and only there.
+        let ends = [3, 7, 8];
+        for (k, work) in chunk.works.iter().enumerate() {
+            let timed = (work.fill_nanos > 0, work.format_nanos > 0);
+            let end = ends.contains(&k);
+            assert_eq!(timed, (end, end), "attempt {k}");
+        }
+        assert_eq!((chunk.work.grids, chunk.work.attempts), (9, 9));
     }
 
     #[test]
