@@ -6,18 +6,22 @@
 //! platform and version; a test pins known values.
 //!
 //! [`dedup_key`] is the compact key the writer keeps for each distinct puzzle instead of the
-//! puzzle itself: 128 bits from two 64-bit lanes over the text's 8-byte words, each step
-//! mixed by the SplitMix64 finaliser, eight bytes at a time rather than FNV's one. It never
-//! leaves the process, so it may change between versions. [`KeySet`] holds such keys in a
-//! table of 16-byte slots, placing each by its own low 64 bits: they are already uniformly
-//! mixed.
+//! puzzle itself: 128 bits from two 64-bit lanes over the text's 8-byte words, eight bytes a
+//! step rather than FNV's one, each step one folded multiplication (the two halves of a
+//! 128-bit product, XORed), each lane finished by the SplitMix64 finaliser. It never leaves
+//! the process, so it may change between versions. [`KeySet`] holds such keys in buckets of
+//! four 16-byte slots, placing each by its own low 64 bits: they are already uniformly mixed.
 
 use crate::rng::mix64;
 
 const FNV64_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV64_PRIME: u64 = 0x0000_0100_0000_01b3;
+// The key's lanes' start values and multipliers: the first four words of π's fraction in
+// hex (the third made odd).
 const LANE_A: u64 = 0x243F_6A88_85A3_08D3;
 const LANE_B: u64 = 0x1319_8A2E_0370_7344;
+const MUL_A: u64 = 0xA409_3822_299F_31D1;
+const MUL_B: u64 = 0x082E_FA98_EC4E_6C89;
 
 /// The 64-bit content hash of a puzzle's text form (the `id` column's value).
 pub fn puzzle_id(text: impl AsRef<[u8]>) -> u64 {
@@ -123,8 +127,8 @@ impl Lanes {
 
     #[inline(always)]
     fn take(&mut self, word: u64) {
-        self.a = mix64(self.a ^ word);
-        self.b = mix64(self.b.wrapping_add(word).rotate_left(29));
+        self.a = folded_mul(self.a ^ word, MUL_A);
+        self.b = folded_mul(self.b.wrapping_add(word).rotate_left(29), MUL_B);
     }
 
     /// The key of a text of `len` bytes whose whole words were taken and whose last bytes
@@ -134,8 +138,16 @@ impl Lanes {
         last[..rest.len()].copy_from_slice(rest);
         self.take(u64::from_le_bytes(last));
         self.take(len as u64);
-        u128::from(self.a) << 64 | u128::from(self.b)
+        u128::from(mix64(self.a)) << 64 | u128::from(mix64(self.b))
     }
+}
+
+/// The two halves of the 128-bit product of `x` and `k`, folded together: one
+/// multiplication whose every output bit depends on many bits of `x`.
+#[inline(always)]
+fn folded_mul(x: u64, k: u64) -> u64 {
+    let product = u128::from(x) * u128::from(k);
+    product as u64 ^ (product >> 64) as u64
 }
 
 /// A set of [`dedup_key`]s: one open-addressed table of `u128` slots, 16 bytes a slot and no
