@@ -9,7 +9,7 @@
 use crate::canon::Canonicalizer;
 use crate::config::Dedup;
 use crate::grid::Grid;
-use crate::hash::{dedup_key, id_and_key, ids_and_keys, puzzle_id, puzzle_id_digits};
+use crate::hash::{dedup_key, ids_and_keys, puzzle_id_digits};
 use crate::shape::Shape;
 
 /// A puzzle's dedup key, and its `canon_id` under canonical dedup.
@@ -53,20 +53,11 @@ impl Keyer {
         }
     }
 
-    /// The key of `puzzle`, whose text is `text`, and [`puzzle_id`] of `text`: in one pass
-    /// over the text when the key is the text's own ([`id_and_key`]).
+    /// The key of `puzzle`, whose text is `text`, and [`crate::hash::puzzle_id`] of `text`:
+    /// [`Keyer::keys_and_ids`] of one puzzle.
     pub fn key_and_id<S: Shape>(&mut self, puzzle: &Grid<S>, text: &[u8]) -> (Key, u64) {
-        match self.dedup {
-            Dedup::Canonical => (self.key(puzzle), puzzle_id(text)),
-            Dedup::Exact | Dedup::None => {
-                let (id, key) = id_and_key(text);
-                let key = Key {
-                    key,
-                    canon_id: None,
-                };
-                (key, id)
-            }
-        }
+        let [keyed] = self.keys_and_ids([puzzle], [text]);
+        keyed
     }
 
     /// [`Keyer::key_and_id`] of `L` puzzles at once, their texts hashed side by side
@@ -94,6 +85,7 @@ impl Keyer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hash::puzzle_id;
     use crate::shape::Nine;
 
     #[test]
