@@ -1,0 +1,534 @@
+//! The singles of a 9×9 grid on bit boards: a first look, before the rater's own path, at
+//! whether full houses, hidden singles and naked singles alone fill a puzzle, and at which
+//! of their SE levels.
+//!
+//! The placements' closure (see `closure.rs`) rates a puzzle by the least technique whose
+//! placements, with those of every easier one, fill the grid. Four of those closures are
+//! singles alone: full houses (1.0); with hidden singles in boxes (1.2); with hidden singles
+//! in rows and columns too (1.5); and with naked singles (the direct techniques, 1.7 and 2.0,
+//! come between: these fill only when the closure up to 2.3 does). So a puzzle that the first
+//! of them fills rates 1.0, one the second fills and not the first 1.2, one the third fills
+//! and not the second 1.5, and one the fourth fills and not the third between 1.7 and 2.3.
+//! Most puzzles a band walks past fall on one side of it by these alone: a hard band's dug
+//! puzzles are mostly filled by singles, and most of a medium band's by the first three. Here
+//! each digit's candidates are two words, and the lone places of every unit of a kind come
+//! from a few word operations at once, where the closure's grid of candidates looks unit by
+//! unit and cell by cell.
+//!
+//! A fill proves that the puzzle has a solution, and only one, so what it concludes holds for
+//! any puzzle. A clash (a unit given a digit twice) or a stall concludes nothing: the rater's
+//! own path decides those.
+
+use super::{Band, Fit};
+use crate::grid::{Digit, Grid};
+use crate::shape::Shape;
+
+/// Cells of a 9×9 grid, two bands to a word: bit `32·(b % 2) + 9r + c` of word `b / 2` for
+/// row `r` of band `b` and column `c`. Every rule then works on whole words, and the top half
+/// of the second word stays empty.
+type Board = [u64; 2];
+
+/// `bits` repeated `count` times, `stride` bits apart.
+const fn lanes(bits: u64, stride: u32, count: u32) -> u64 {
+    let (mut all, mut i) = (0, 0);
+    while i < count {
+        all |= bits << (stride * i);
+        i += 1;
+    }
+    all
+}
+
+/// `band`'s bits in both bands of a word.
+const fn both_bands(band: u64) -> u64 {
+    band | band << 32
+}
+
+/// The cells of a band.
+const BAND: u64 = (1 << 27) - 1;
+/// The first cell of each row.
+const ROW_FIRSTS: u64 = both_bands(lanes(1, 9, 3));
+/// The first eight cells of each row.
+const ROW_LOW_EIGHT: u64 = both_bands(lanes(0xFF, 9, 3));
+/// The last cell of each row.
+const ROW_LASTS: u64 = both_bands(lanes(0x100, 9, 3));
+/// The first row of each band.
+const FIRST_ROWS: u64 = both_bands(0x1FF);
+/// The first cell of each box.
+const BOX_FIRSTS: u64 = both_bands(lanes(1, 3, 3));
+/// A set of columns (a 9-bit number) times this is those columns' cells in both bands.
+const COLUMN_CELLS: u64 = both_bands(lanes(1, 9, 3));
+
+/// Where `cell` (row-major) is on a board: its word and bit.
+const fn place_of(cell: usize) -> (usize, usize) {
+    let (row, col) = (cell / 9, cell % 9);
+    let band = row / 3;
+    (band / 2, 32 * (band % 2) + 9 * (row % 3) + col)
+}
+
+/// The cell (row-major) at each word and bit of a board.
+static CELLS: [[u8; 64]; 2] = {
+    let mut cells = [[0; 64]; 2];
+    let mut cell = 0;
+    while cell < 81 {
+        let (word, bit) = place_of(cell);
+        cells[word][bit] = cell as u8;
+        cell += 1;
+    }
+    cells
+};
+
+/// Each cell's row, column and box, the cell among them, by its word and bit.
+static PEERS: [[Board; 64]; 2] = {
+    let mut peers = [[[0; 2]; 64]; 2];
+    let mut cell = 0;
+    while cell < 81 {
+        let (word, bit) = place_of(cell);
+        let mut other = 0;
+        while other < 81 {
+            let (row, col) = (cell / 9, cell % 9);
+            let (r, c) = (other / 9, other % 9);
+            if r == row || c == col || (r / 3 == row / 3 && c / 3 == col / 3) {
+                let (w, b) = place_of(other);
+                peers[word][bit][w] |= 1 << b;
+            }
+            other += 1;
+        }
+        cell += 1;
+    }
+    peers
+};
+
+/// The rows holding a cell of `x`, as the last cell of each.
+#[inline(always)]
+fn rows_holding(x: u64) -> u64 {
+    // The first eight cells of a row add to at most 510: nothing carries out of the row.
+    (((x & ROW_LOW_EIGHT) + ROW_LOW_EIGHT) | x) & ROW_LASTS
+}
+
+/// The cells of `x` alone in their row.
+#[inline(always)]
+fn lone_in_rows(x: u64) -> u64 {
+    let some = rows_holding(x);
+    // An empty row is given its first cell, so that taking one from each row borrows
+    // nothing from the next; what is left of a row with one cell is then empty.
+    let full = x | (ROW_LASTS & !some) >> 8;
+    let more = rows_holding(full & full.wrapping_sub(ROW_FIRSTS));
+    let one = (some & !more) >> 8;
+    x & ((one << 9) - one)
+}
+
+/// Each band's rows folded onto its first: the columns that one row of the band holds, and
+/// those that two hold.
+#[inline(always)]
+fn fold(x: u64) -> (u64, u64) {
+    let (second, third) = (x >> 9, x >> 18);
+    let once = (x | second | third) & FIRST_ROWS;
+    let twice = (x & second | x & third | second & third) & FIRST_ROWS;
+    (once, twice)
+}
+
+/// The cells of `x` alone in their box, given [`fold`]`(x)`.
+#[inline(always)]
+fn lone_in_boxes(x: u64, (once, twice): (u64, u64)) -> u64 {
+    // Each box's three columns onto its first.
+    let (a, b, c) = (
+        once & BOX_FIRSTS,
+        once >> 1 & BOX_FIRSTS,
+        once >> 2 & BOX_FIRSTS,
+    );
+    let some = a | b | c;
+    let more = a & b | a & c | b & c | (twice | twice >> 1 | twice >> 2) & BOX_FIRSTS;
+    let one = some & !more;
+    let columns = (one << 3) - one;
+    x & (columns | columns << 9 | columns << 18)
+}
+
+/// The cells of `x` alone in their column, given [`fold`] of each word.
+#[inline(always)]
+fn lone_in_columns(x: Board, folded: [(u64, u64); 2]) -> Board {
+    let [(once01, twice01), (once2, twice2)] = folded;
+    let (o0, o1, o2) = (once01 & 0x1FF, once01 >> 32, once2);
+    let twice = twice01 | twice01 >> 32 | twice2 | o0 & o1 | o0 & o2 | o1 & o2;
+    let one = (o0 | o1 | o2) & !twice & 0x1FF;
+    let cells = one * COLUMN_CELLS;
+    [x[0] & cells, x[1] & cells]
+}
+
+/// The levels of singles, each with the techniques of those before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Level {
+    /// Full houses (1.0).
+    FullHouse,
+    /// Hidden singles in boxes (1.2).
+    Boxes,
+    /// Hidden singles in rows and columns (1.5).
+    Lines,
+    /// Naked singles (2.3).
+    Naked,
+}
+
+impl Level {
+    /// The ratings, in tenths, of a puzzle this level fills and the one before it does not.
+    fn ratings(self) -> (u32, u32) {
+        match self {
+            Level::FullHouse => (10, 10),
+            Level::Boxes => (12, 12),
+            Level::Lines => (15, 15),
+            Level::Naked => (17, 23),
+        }
+    }
+}
+
+/// A grid in the middle of a fill by singles.
+struct Singles {
+    /// Where each digit may still go; cells filled since may linger until the next look.
+    cand: [Board; 9],
+    /// Open cells.
+    open: Board,
+    /// Each digit's places when hidden singles last looked at them at this level: until
+    /// they change, the same look finds nothing new.
+    looked: [Board; 9],
+}
+
+/// The cells of both boards.
+#[inline(always)]
+fn and(a: Board, b: Board) -> Board {
+    [a[0] & b[0], a[1] & b[1]]
+}
+
+/// Whether a board has no cell.
+#[inline(always)]
+fn is_empty(a: Board) -> bool {
+    a[0] | a[1] == 0
+}
+
+/// A board no look leaves: it has cells off the grid.
+const NEVER: Board = [u64::MAX; 2];
+
+impl Singles {
+    /// The grid of a 9×9 puzzle; `None` when two clues clash.
+    fn new(digits: &[Digit]) -> Option<Self> {
+        // The empty cells first, eight at a time: the high bit of each byte that is 0,
+        // gathered by one multiplication into a byte.
+        let mut empty: u128 = 0;
+        for (k, chunk) in digits.chunks(8).enumerate() {
+            let mut bytes = [0xFFu8; 8];
+            bytes[..chunk.len()].copy_from_slice(chunk);
+            let word = u64::from_le_bytes(bytes);
+            const LOW: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+            let zero = !(((word & LOW) + LOW) | word) & !LOW;
+            let gathered = (zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+            empty |= u128::from(gathered) << (8 * k);
+        }
+        let band = |b: u32| (empty >> (27 * b)) as u64 & BAND;
+        let open = [band(0) | band(1) << 32, band(2)];
+        // Then each clue, without a branch per cell.
+        let (mut seen, mut clues, mut clash) = ([[0; 2]; 9], [[0; 2]; 9], 0);
+        for (word, grid) in [both_bands(BAND), BAND].into_iter().enumerate() {
+            let mut rest = grid & !open[word];
+            while rest != 0 {
+                let bit = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let d = digits[CELLS[word][bit] as usize] as usize - 1;
+                let peers = &PEERS[word][bit];
+                clash |= clues[d][0] & peers[0] | clues[d][1] & peers[1];
+                clues[d][word] |= 1 << bit;
+                seen[d][0] |= peers[0];
+                seen[d][1] |= peers[1];
+            }
+        }
+        (clash == 0).then(|| Singles {
+            cand: seen.map(|seen| [open[0] & !seen[0], open[1] & !seen[1]]),
+            open,
+            looked: [NEVER; 9],
+        })
+    }
+
+    /// Puts digit `d + 1` in `cells`; `None` on a clash.
+    #[inline(always)]
+    fn place(&mut self, d: usize, cells: Board) -> Option<()> {
+        for (word, mut cells) in cells.into_iter().enumerate() {
+            self.open[word] &= !cells;
+            while cells != 0 {
+                let bit = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                if self.cand[d][word] >> bit & 1 == 0 {
+                    // Two places for the digit in one unit.
+                    return None;
+                }
+                let peers = &PEERS[word][bit];
+                self.cand[d][0] &= !peers[0];
+                self.cand[d][1] &= !peers[1];
+            }
+        }
+        Some(())
+    }
+
+    /// Places the digits that the cells of `cells` hold as their only candidate (a cell
+    /// with none stays open); `None` on a clash, else whether it placed any.
+    fn place_only(&mut self, cells: Board) -> Option<bool> {
+        let mut placed = false;
+        if is_empty(cells) {
+            return Some(placed);
+        }
+        for d in 0..9 {
+            let here = and(and(self.cand[d], self.open), cells);
+            if !is_empty(here) {
+                self.place(d, here)?;
+                placed = true;
+            }
+        }
+        Some(placed)
+    }
+
+    /// Places every naked single; `None` on a clash, else whether it placed any.
+    fn naked(&mut self) -> Option<bool> {
+        let (mut once, mut twice) = ([0; 2], [0; 2]);
+        for cand in &mut self.cand {
+            for word in 0..2 {
+                cand[word] &= self.open[word];
+                twice[word] |= once[word] & cand[word];
+                once[word] |= cand[word];
+            }
+        }
+        let singles = [0, 1].map(|word| self.open[word] & once[word] & !twice[word]);
+        self.place_only(singles)
+    }
+
+    /// Places the full houses and hidden singles of `level` (naked singles are
+    /// [`Singles::naked`]'s), one digit after the other, each until it has no more and
+    /// seeing what those before it placed; `None` on a clash, else whether it placed any.
+    fn sweep(&mut self, level: Level) -> Option<bool> {
+        let mut placed = false;
+        if level <= Level::Boxes {
+            // The last open cell of each unit: hidden singles in boxes find those of boxes.
+            let folded = self.open.map(fold);
+            let mut last = lone_in_columns(self.open, folded);
+            for word in 0..2 {
+                last[word] |= lone_in_rows(self.open[word]);
+                if level == Level::FullHouse {
+                    last[word] |= lone_in_boxes(self.open[word], folded[word]);
+                }
+            }
+            placed |= self.place_only(last)?;
+        }
+        if level >= Level::Boxes {
+            for d in 0..9 {
+                // A digit placed clears its peers: looked at again, it may have more.
+                loop {
+                    let x = and(self.cand[d], self.open);
+                    if x == self.looked[d] {
+                        break;
+                    }
+                    self.looked[d] = x;
+                    self.cand[d] = x;
+                    let folded = x.map(fold);
+                    let mut cells = [
+                        lone_in_boxes(x[0], folded[0]),
+                        lone_in_boxes(x[1], folded[1]),
+                    ];
+                    if level >= Level::Lines {
+                        let columns = lone_in_columns(x, folded);
+                        for word in 0..2 {
+                            cells[word] |= lone_in_rows(x[word]) | columns[word];
+                        }
+                    }
+                    if is_empty(cells) {
+                        break;
+                    }
+                    self.place(d, cells)?;
+                    placed = true;
+                }
+            }
+        }
+        Some(placed)
+    }
+}
+
+/// Where `puzzle` falls against `band`, when singles alone tell (see the module docs);
+/// `None` when they do not, on sizes other than 9×9, and for a complete grid.
+pub(super) fn fit<S: Shape>(puzzle: &Grid<S>, band: Band) -> Option<Fit> {
+    if S::N != 9 || puzzle.holes() == 0 {
+        return None;
+    }
+    let mut grid = Singles::new(puzzle.digits())?;
+    let levels = [Level::FullHouse, Level::Boxes, Level::Lines, Level::Naked];
+    // Levels that fill only puzzles below the band are not told apart: the grid starts at
+    // the last of them. Naked singles tell a puzzle apart only from a band they cannot reach.
+    let first = levels
+        .iter()
+        .rposition(|level| level.ratings().1 < band.min_tenths)
+        .unwrap_or(0);
+    let naked = Level::Naked.ratings();
+    let last = if naked.1 < band.min_tenths || naked.0 > band.max_tenths {
+        Level::Naked
+    } else {
+        Level::Lines
+    };
+    for level in levels[first..].iter().copied() {
+        if level > last {
+            break;
+        }
+        // No place a digit had is new to this level's rules.
+        grid.looked = [NEVER; 9];
+        // Naked singles, the cheaper look, until they stall; then hidden singles.
+        while !is_empty(grid.open) {
+            if level == Level::Naked && grid.naked()? {
+                continue;
+            }
+            if !grid.sweep(level)? {
+                break;
+            }
+        }
+        if is_empty(grid.open) {
+            let (low, high) = level.ratings();
+            return Some(if high < band.min_tenths {
+                Fit::Below
+            } else if low > band.max_tenths {
+                Fit::Above
+            } else {
+                debug_assert_eq!(low, high);
+                Fit::In(low)
+            });
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rating::{Level as BandLevel, fit_by_path};
+    use crate::shape::{Four, Nine};
+    use rand::Rng;
+
+    /// The bands a test holds the singles to: the four levels, and bands whose ends fall on
+    /// and between the singles' ratings.
+    fn bands() -> Vec<Band> {
+        let levels = [
+            BandLevel::Easy,
+            BandLevel::Medium,
+            BandLevel::Hard,
+            BandLevel::Diabolical,
+        ];
+        let mut bands = levels.map(Band::of_level).to_vec();
+        for min_tenths in [0, 10, 11, 12, 13, 15, 16, 17, 20, 23, 24, 25] {
+            for max_tenths in [10, 11, 12, 14, 15, 16, 17, 22, 23, 30] {
+                if min_tenths <= max_tenths {
+                    bands.push(Band {
+                        min_tenths,
+                        max_tenths,
+                    });
+                }
+            }
+        }
+        bands
+    }
+
+    /// Holds the singles to the rater's path on `puzzles`, for every band of [`bands`];
+    /// returns how many of the four levels' verdicts the singles gave, of how many.
+    fn agree(puzzles: &[Grid<Nine>]) -> (usize, usize) {
+        let (mut decided, mut asked) = (0, 0);
+        for (k, band) in bands().into_iter().enumerate() {
+            for puzzle in puzzles {
+                let quick = fit(puzzle, band);
+                if let Some(quick) = quick {
+                    assert_eq!(quick, fit_by_path(puzzle, band), "{puzzle} in {band:?}");
+                }
+                if k < 4 {
+                    decided += quick.is_some() as usize;
+                    asked += 1;
+                }
+            }
+        }
+        (decided, asked)
+    }
+
+    fn shared(name: &str, column: usize) -> Vec<Grid<Nine>> {
+        let path = format!("{}/../shared/data/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).expect("../shared/data beside the repository");
+        text.lines()
+            .map(|line| Grid::parse(line.split_whitespace().nth(column).unwrap()).unwrap())
+            .collect()
+    }
+
+    /// Where singles tell a puzzle's place against a band, it is the place the rater's path
+    /// gives it, on the graded puzzles of the shared data and on dug puzzles from 5 to 60
+    /// holes; and they tell it for most dug puzzles.
+    #[test]
+    fn singles_place_puzzles_as_the_path_does() {
+        agree(&shared("se_rated_qqwing.txt", 0));
+        agree(&shared("sudoku_exchange_diabolical.txt", 1));
+        let mut dug = Vec::new();
+        for holes in (5..=60).step_by(5) {
+            let mut generator = crate::Generator::<Nine>::new(crate::Holes::Exact(holes));
+            for index in 0..40 {
+                let work = &mut crate::stats::Work::default();
+                dug.extend(generator.attempt(31, index, work).map(|made| made.puzzle));
+            }
+        }
+        let (decided, asked) = agree(&dug);
+        assert!(
+            decided * 10 > asked * 7,
+            "singles placed {decided} of {asked} dug puzzles"
+        );
+    }
+
+    /// The lone places of rows, columns and boxes on random boards, against a count of
+    /// each unit's cells.
+    #[test]
+    fn lone_places_are_those_a_count_finds() {
+        let mut rng = crate::rng::attempt_rng(41, 0);
+        for _ in 0..2000 {
+            // Sparse boards, so that units with one cell, none and several all come up.
+            let mut cells = [false; 81];
+            let mut board: Board = [0; 2];
+            for (cell, set) in cells.iter_mut().enumerate() {
+                *set = rng.random_range(0..4) == 0;
+                let (word, bit) = place_of(cell);
+                board[word] |= (*set as u64) << bit;
+            }
+            let units: [Box<dyn Fn(usize) -> usize>; 3] = [
+                Box::new(|cell| cell / 9),
+                Box::new(|cell| cell % 9),
+                Box::new(|cell| cell / 27 * 3 + cell % 9 / 3),
+            ];
+            let folded = board.map(fold);
+            let found = [
+                [lone_in_rows(board[0]), lone_in_rows(board[1])],
+                lone_in_columns(board, folded),
+                [
+                    lone_in_boxes(board[0], folded[0]),
+                    lone_in_boxes(board[1], folded[1]),
+                ],
+            ];
+            for (unit_of, found) in units.iter().zip(found) {
+                for cell in 0..81 {
+                    let alone = cells[cell]
+                        && (0..81)
+                            .filter(|&c| cells[c] && unit_of(c) == unit_of(cell))
+                            .count()
+                            == 1;
+                    let (word, bit) = place_of(cell);
+                    assert_eq!(found[word] >> bit & 1 == 1, alone, "cell {cell}");
+                }
+            }
+            // Nothing off the grid.
+            assert_eq!(found[0][1] >> 27 | found[1][1] >> 27 | found[2][1] >> 27, 0);
+        }
+    }
+
+    /// Clues that clash, complete grids and other sizes are left to the path.
+    #[test]
+    fn what_singles_leave_to_the_path() {
+        let band = Band::of_level(BandLevel::Easy);
+        let mut clash = String::from("11");
+        clash.push_str(&".".repeat(79));
+        assert_eq!(fit(&Grid::<Nine>::parse(&clash).unwrap(), band), None);
+        let grid =
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+        assert_eq!(fit(&Grid::<Nine>::parse(grid).unwrap(), band), None);
+        let four = Grid::<Four>::parse("1.3.34.121.343.2").unwrap();
+        assert_eq!(fit(&four, band), None);
+    }
+}
