@@ -23,9 +23,9 @@ use super::{Band, Fit};
 use crate::grid::{Digit, Grid};
 use crate::shape::Shape;
 
-/// Cells of a 9×9 grid, two bands to a word: bit `32·(b % 2) + 9r + c` of word `b / 2` for
-/// row `r` of band `b` and column `c`. Every rule then works on whole words, and the top half
-/// of the second word stays empty.
+/// Cells of a 9×9 grid, box by box, two bands to a word: bit `32·(b % 2) + 9j + 3i + k` of
+/// word `b / 2` for the cell in row `i` and column `k` of box `j` of band `b`. Every rule
+/// then works on whole words, and the top half of the second word stays empty.
 type Board = [u64; 2];
 
 /// `bits` repeated `count` times, `stride` bits apart.
@@ -45,24 +45,38 @@ const fn both_bands(band: u64) -> u64 {
 
 /// The cells of a band.
 const BAND: u64 = (1 << 27) - 1;
-/// The first cell of each row.
-const ROW_FIRSTS: u64 = both_bands(lanes(1, 9, 3));
-/// The first eight cells of each row.
-const ROW_LOW_EIGHT: u64 = both_bands(lanes(0xFF, 9, 3));
-/// The last cell of each row.
-const ROW_LASTS: u64 = both_bands(lanes(0x100, 9, 3));
-/// The first row of each band.
-const FIRST_ROWS: u64 = both_bands(0x1FF);
 /// The first cell of each box.
-const BOX_FIRSTS: u64 = both_bands(lanes(1, 3, 3));
-/// A set of columns (a 9-bit number) times this is those columns' cells in both bands.
-const COLUMN_CELLS: u64 = both_bands(lanes(1, 9, 3));
+const BOX_FIRSTS: u64 = both_bands(lanes(1, 9, 3));
+/// The first eight cells of each box.
+const BOX_LOW_EIGHT: u64 = both_bands(lanes(0xFF, 9, 3));
+/// The last cell of each box.
+const BOX_LASTS: u64 = both_bands(lanes(0x100, 9, 3));
+/// The first box of each band.
+const FIRST_BOXES: u64 = both_bands(0x1FF);
+/// The first cell of each row of the first box of each band.
+const ROW_FIRSTS: u64 = both_bands(lanes(1, 3, 3));
+/// The first row of each box.
+const FIRST_ROWS: u64 = both_bands(lanes(7, 9, 3));
 
 /// Where `cell` (row-major) is on a board: its word and bit.
 const fn place_of(cell: usize) -> (usize, usize) {
     let (row, col) = (cell / 9, cell % 9);
     let band = row / 3;
-    (band / 2, 32 * (band % 2) + 9 * (row % 3) + col)
+    (
+        band / 2,
+        32 * (band % 2) + 9 * (col / 3) + 3 * (row % 3) + col % 3,
+    )
+}
+
+/// A band's cells row by row (bit `9i + 3j + k`) to box by box (bit `9j + 3i + k`), in
+/// both bands of a word: the band's three-cell runs trade places across its diagonal.
+#[inline(always)]
+fn rows_to_boxes(x: u64) -> u64 {
+    let swap = |x: u64, mask: u64, shift: u32| {
+        let t = (x >> shift ^ x) & mask;
+        x ^ t ^ t << shift
+    };
+    swap(swap(x, both_bands(0o700_070), 6), both_bands(0o700), 12)
 }
 
 /// The cell (row-major) at each word and bit of a board.
@@ -98,60 +112,62 @@ static PEERS: [[Board; 64]; 2] = {
     peers
 };
 
-/// The rows holding a cell of `x`, as the last cell of each.
+/// The boxes holding a cell of `x`, as the last cell of each.
 #[inline(always)]
-fn rows_holding(x: u64) -> u64 {
-    // The first eight cells of a row add to at most 510: nothing carries out of the row.
-    (((x & ROW_LOW_EIGHT) + ROW_LOW_EIGHT) | x) & ROW_LASTS
+fn boxes_holding(x: u64) -> u64 {
+    // The first eight cells of a box add to at most 510: nothing carries out of the box.
+    (((x & BOX_LOW_EIGHT) + BOX_LOW_EIGHT) | x) & BOX_LASTS
+}
+
+/// The cells of `x` alone in their box.
+#[inline(always)]
+fn lone_in_boxes(x: u64) -> u64 {
+    let some = boxes_holding(x);
+    // An empty box is given its first cell, so that taking one from each box borrows
+    // nothing from the next; what is left of a box with one cell is then empty.
+    let full = x | (BOX_LASTS & !some) >> 8;
+    let more = boxes_holding(full & full.wrapping_sub(BOX_FIRSTS));
+    let one = (some & !more) >> 8;
+    x & ((one << 9) - one)
 }
 
 /// The cells of `x` alone in their row.
 #[inline(always)]
 fn lone_in_rows(x: u64) -> u64 {
-    let some = rows_holding(x);
-    // An empty row is given its first cell, so that taking one from each row borrows
-    // nothing from the next; what is left of a row with one cell is then empty.
-    let full = x | (ROW_LASTS & !some) >> 8;
-    let more = rows_holding(full & full.wrapping_sub(ROW_FIRSTS));
-    let one = (some & !more) >> 8;
-    x & ((one << 9) - one)
-}
-
-/// Each band's rows folded onto its first: the columns that one row of the band holds, and
-/// those that two hold.
-#[inline(always)]
-fn fold(x: u64) -> (u64, u64) {
+    // Each band's boxes folded onto its first: the cells that one box holds, and two.
     let (second, third) = (x >> 9, x >> 18);
-    let once = (x | second | third) & FIRST_ROWS;
-    let twice = (x & second | x & third | second & third) & FIRST_ROWS;
-    (once, twice)
-}
-
-/// The cells of `x` alone in their box, given [`fold`]`(x)`.
-#[inline(always)]
-fn lone_in_boxes(x: u64, (once, twice): (u64, u64)) -> u64 {
-    // Each box's three columns onto its first.
+    let once = (x | second | third) & FIRST_BOXES;
+    let twice = (x & second | x & third | second & third) & FIRST_BOXES;
+    // Then each row's three cells onto its first.
     let (a, b, c) = (
-        once & BOX_FIRSTS,
-        once >> 1 & BOX_FIRSTS,
-        once >> 2 & BOX_FIRSTS,
+        once & ROW_FIRSTS,
+        once >> 1 & ROW_FIRSTS,
+        once >> 2 & ROW_FIRSTS,
     );
     let some = a | b | c;
-    let more = a & b | a & c | b & c | (twice | twice >> 1 | twice >> 2) & BOX_FIRSTS;
+    let more = a & b | a & c | b & c | (twice | twice >> 1 | twice >> 2) & ROW_FIRSTS;
     let one = some & !more;
-    let columns = (one << 3) - one;
-    x & (columns | columns << 9 | columns << 18)
+    let rows = (one << 3) - one;
+    x & (rows | rows << 9 | rows << 18)
 }
 
-/// The cells of `x` alone in their column, given [`fold`] of each word.
+/// The cells of `x` alone in their column.
 #[inline(always)]
-fn lone_in_columns(x: Board, folded: [(u64, u64); 2]) -> Board {
-    let [(once01, twice01), (once2, twice2)] = folded;
-    let (o0, o1, o2) = (once01 & 0x1FF, once01 >> 32, once2);
+fn lone_in_columns(x: Board) -> Board {
+    // Each box's rows folded onto its first: the cells one row holds, and two; then the
+    // bands onto each other.
+    let fold = |x: u64| {
+        let (second, third) = (x >> 3, x >> 6);
+        let once = (x | second | third) & FIRST_ROWS;
+        let twice = (x & second | x & third | second & third) & FIRST_ROWS;
+        (once, twice)
+    };
+    let [(once01, twice01), (once2, twice2)] = x.map(fold);
+    let (o0, o1, o2) = (once01 & BAND, once01 >> 32, once2);
     let twice = twice01 | twice01 >> 32 | twice2 | o0 & o1 | o0 & o2 | o1 & o2;
-    let one = (o0 | o1 | o2) & !twice & 0x1FF;
-    let cells = one * COLUMN_CELLS;
-    [x[0] & cells, x[1] & cells]
+    let one = (o0 | o1 | o2) & !twice & BAND;
+    let columns = both_bands(one | one << 3 | one << 6);
+    [x[0] & columns, x[1] & columns]
 }
 
 /// The levels of singles, each with the techniques of those before it.
@@ -221,7 +237,10 @@ impl Singles {
             empty |= u128::from(gathered) << (8 * k);
         }
         let band = |b: u32| (empty >> (27 * b)) as u64 & BAND;
-        let open = [band(0) | band(1) << 32, band(2)];
+        let open = [
+            rows_to_boxes(band(0) | band(1) << 32),
+            rows_to_boxes(band(2)),
+        ];
         // Then each clue, without a branch per cell.
         let (mut seen, mut clues, mut clash) = ([[0; 2]; 9], [[0; 2]; 9], 0);
         for (word, grid) in [both_bands(BAND), BAND].into_iter().enumerate() {
@@ -302,12 +321,11 @@ impl Singles {
         let mut placed = false;
         if level <= Level::Boxes {
             // The last open cell of each unit: hidden singles in boxes find those of boxes.
-            let folded = self.open.map(fold);
-            let mut last = lone_in_columns(self.open, folded);
-            for word in 0..2 {
-                last[word] |= lone_in_rows(self.open[word]);
+            let mut last = lone_in_columns(self.open);
+            for (last, open) in last.iter_mut().zip(self.open) {
+                *last |= lone_in_rows(open);
                 if level == Level::FullHouse {
-                    last[word] |= lone_in_boxes(self.open[word], folded[word]);
+                    *last |= lone_in_boxes(open);
                 }
             }
             placed |= self.place_only(last)?;
@@ -322,13 +340,9 @@ impl Singles {
                     }
                     self.looked[d] = x;
                     self.cand[d] = x;
-                    let folded = x.map(fold);
-                    let mut cells = [
-                        lone_in_boxes(x[0], folded[0]),
-                        lone_in_boxes(x[1], folded[1]),
-                    ];
+                    let mut cells = x.map(lone_in_boxes);
                     if level >= Level::Lines {
-                        let columns = lone_in_columns(x, folded);
+                        let columns = lone_in_columns(x);
                         for word in 0..2 {
                             cells[word] |= lone_in_rows(x[word]) | columns[word];
                         }
@@ -493,14 +507,10 @@ mod tests {
                 Box::new(|cell| cell % 9),
                 Box::new(|cell| cell / 27 * 3 + cell % 9 / 3),
             ];
-            let folded = board.map(fold);
             let found = [
-                [lone_in_rows(board[0]), lone_in_rows(board[1])],
-                lone_in_columns(board, folded),
-                [
-                    lone_in_boxes(board[0], folded[0]),
-                    lone_in_boxes(board[1], folded[1]),
-                ],
+                board.map(lone_in_rows),
+                lone_in_columns(board),
+                board.map(lone_in_boxes),
             ];
             for (unit_of, found) in units.iter().zip(found) {
                 for cell in 0..81 {
