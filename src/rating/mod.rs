@@ -614,9 +614,10 @@ pub enum Fit {
 }
 
 /// [`rate_in`], telling which side of the band a puzzle outside it falls on, at the same cost.
-/// On 9×9, singles alone tell most puzzles apart first (`singles.rs`).
+/// On 9×9, singles alone tell most puzzles apart first (`singles.rs`), and the path takes
+/// the others from what the singles placed.
 pub fn fit<S: Shape>(puzzle: &Grid<S>, band: Band) -> Fit {
-    singles::fit(puzzle, band).unwrap_or_else(|| fit_by_path(puzzle, band))
+    singles::fit(puzzle, band).unwrap_or_else(|placed| fit_by_path(&placed, band))
 }
 
 /// [`fit`] by the rater's path alone.

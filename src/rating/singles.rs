@@ -204,6 +204,10 @@ struct Singles {
     /// Each digit's places when hidden singles last looked at them at this level: until
     /// they change, the same look finds nothing new.
     looked: [Board; 9],
+    /// The cells each digit fills, clues and placements.
+    placed: [Board; 9],
+    /// The puzzle's empty cells.
+    empty: Board,
 }
 
 /// The cells of both boards.
@@ -260,7 +264,25 @@ impl Singles {
             cand: seen.map(|seen| [open[0] & !seen[0], open[1] & !seen[1]]),
             open,
             looked: [NEVER; 9],
+            placed: clues,
+            empty: open,
         })
+    }
+
+    /// `puzzle`, the grid this one was made from, with the digits placed since.
+    fn grid<S: Shape>(&self, puzzle: &Grid<S>) -> Grid<S> {
+        let mut grid = *puzzle;
+        for (d, placed) in self.placed.iter().enumerate() {
+            for (word, mut cells) in placed.iter().copied().enumerate() {
+                cells &= self.empty[word];
+                while cells != 0 {
+                    let bit = cells.trailing_zeros() as usize;
+                    cells &= cells - 1;
+                    grid.set(CELLS[word][bit] as usize, d as Digit + 1);
+                }
+            }
+        }
+        grid
     }
 
     /// Puts digit `d + 1` in `cells`; `None` on a clash.
@@ -268,6 +290,7 @@ impl Singles {
     fn place(&mut self, d: usize, cells: Board) -> Option<()> {
         for (word, mut cells) in cells.into_iter().enumerate() {
             self.open[word] &= !cells;
+            self.placed[d][word] |= cells;
             while cells != 0 {
                 let bit = cells.trailing_zeros() as usize;
                 cells &= cells - 1;
@@ -359,54 +382,72 @@ impl Singles {
     }
 }
 
-/// Where `puzzle` falls against `band`, when singles alone tell (see the module docs);
-/// `None` when they do not, on sizes other than 9×9, and for a complete grid.
-pub(super) fn fit<S: Shape>(puzzle: &Grid<S>, band: Band) -> Option<Fit> {
+/// Where `puzzle` falls against `band`, when singles alone tell (see the module docs).
+/// When they do not, the grid the rater's path is to place it from: the puzzle with what the
+/// singles placed (the path's closure places those too, so it reaches the grid it would
+/// reach from the puzzle), or the puzzle itself after a clash, on sizes other than 9×9 and
+/// for a complete grid.
+pub(super) fn fit<S: Shape>(puzzle: &Grid<S>, band: Band) -> Result<Fit, Grid<S>> {
     if S::N != 9 || puzzle.holes() == 0 {
-        return None;
+        return Err(*puzzle);
     }
-    let mut grid = Singles::new(puzzle.digits())?;
-    let levels = [Level::FullHouse, Level::Boxes, Level::Lines, Level::Naked];
-    // Levels that fill only puzzles below the band are not told apart: the grid starts at
-    // the last of them. Naked singles tell a puzzle apart only from a band they cannot reach.
-    let first = levels
-        .iter()
-        .rposition(|level| level.ratings().1 < band.min_tenths)
-        .unwrap_or(0);
-    let naked = Level::Naked.ratings();
-    let last = if naked.1 < band.min_tenths || naked.0 > band.max_tenths {
-        Level::Naked
-    } else {
-        Level::Lines
+    let Some(mut grid) = Singles::new(puzzle.digits()) else {
+        return Err(*puzzle);
     };
-    for level in levels[first..].iter().copied() {
-        if level > last {
-            break;
-        }
-        // No place a digit had is new to this level's rules.
-        grid.looked = [NEVER; 9];
-        // Naked singles, the cheaper look, until they stall; then hidden singles.
-        while !is_empty(grid.open) {
-            if level == Level::Naked && grid.naked()? {
-                continue;
-            }
-            if !grid.sweep(level)? {
+    match grid.fill(band) {
+        Some(Some(fit)) => Ok(fit),
+        Some(None) => Err(grid.grid(puzzle)),
+        None => Err(*puzzle),
+    }
+}
+
+impl Singles {
+    /// Fills the grid by the levels of singles the band needs told apart: `Some(fit)` when
+    /// one fills it, `None` when they stall, and `None` outside on a clash.
+    fn fill(&mut self, band: Band) -> Option<Option<Fit>> {
+        let levels = [Level::FullHouse, Level::Boxes, Level::Lines, Level::Naked];
+        // Levels that fill only puzzles below the band are not told apart: the grid starts
+        // at the last of them. Naked singles tell a puzzle apart only from a band they
+        // cannot reach.
+        let first = levels
+            .iter()
+            .rposition(|level| level.ratings().1 < band.min_tenths)
+            .unwrap_or(0);
+        let naked = Level::Naked.ratings();
+        let last = if naked.1 < band.min_tenths || naked.0 > band.max_tenths {
+            Level::Naked
+        } else {
+            Level::Lines
+        };
+        for level in levels[first..].iter().copied() {
+            if level > last {
                 break;
             }
+            // No place a digit had is new to this level's rules.
+            self.looked = [NEVER; 9];
+            // Naked singles, the cheaper look, until they stall; then hidden singles.
+            while !is_empty(self.open) {
+                if level == Level::Naked && self.naked()? {
+                    continue;
+                }
+                if !self.sweep(level)? {
+                    break;
+                }
+            }
+            if is_empty(self.open) {
+                let (low, high) = level.ratings();
+                return Some(Some(if high < band.min_tenths {
+                    Fit::Below
+                } else if low > band.max_tenths {
+                    Fit::Above
+                } else {
+                    debug_assert_eq!(low, high);
+                    Fit::In(low)
+                }));
+            }
         }
-        if is_empty(grid.open) {
-            let (low, high) = level.ratings();
-            return Some(if high < band.min_tenths {
-                Fit::Below
-            } else if low > band.max_tenths {
-                Fit::Above
-            } else {
-                debug_assert_eq!(low, high);
-                Fit::In(low)
-            });
-        }
+        Some(None)
     }
-    None
 }
 
 #[cfg(test)]
@@ -445,12 +486,16 @@ mod tests {
         let (mut decided, mut asked) = (0, 0);
         for (k, band) in bands().into_iter().enumerate() {
             for puzzle in puzzles {
-                let quick = fit(puzzle, band);
-                if let Some(quick) = quick {
-                    assert_eq!(quick, fit_by_path(puzzle, band), "{puzzle} in {band:?}");
+                let by_path = fit_by_path(puzzle, band);
+                match fit(puzzle, band) {
+                    Ok(quick) => assert_eq!(quick, by_path, "{puzzle} in {band:?}"),
+                    // The path from what the singles placed places the puzzle alike.
+                    Err(placed) => {
+                        assert_eq!(fit_by_path(&placed, band), by_path, "{puzzle} in {band:?}")
+                    }
                 }
                 if k < 4 {
-                    decided += quick.is_some() as usize;
+                    decided += fit(puzzle, band).is_ok() as usize;
                     asked += 1;
                 }
             }
@@ -534,11 +579,13 @@ mod tests {
         let band = Band::of_level(BandLevel::Easy);
         let mut clash = String::from("11");
         clash.push_str(&".".repeat(79));
-        assert_eq!(fit(&Grid::<Nine>::parse(&clash).unwrap(), band), None);
+        let clash = Grid::<Nine>::parse(&clash).unwrap();
+        assert_eq!(fit(&clash, band), Err(clash));
         let grid =
             "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-        assert_eq!(fit(&Grid::<Nine>::parse(grid).unwrap(), band), None);
+        let grid = Grid::<Nine>::parse(grid).unwrap();
+        assert_eq!(fit(&grid, band), Err(grid));
         let four = Grid::<Four>::parse("1.3.34.121.343.2").unwrap();
-        assert_eq!(fit(&four, band), None);
+        assert_eq!(fit(&four, band), Err(four));
     }
 }
