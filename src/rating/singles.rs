@@ -380,30 +380,9 @@ impl Singles {
         }
         Some(placed)
     }
-}
 
-/// Where `puzzle` falls against `band`, when singles alone tell (see the module docs).
-/// When they do not, the grid the rater's path is to place it from: the puzzle with what the
-/// singles placed (the path's closure places those too, so it reaches the grid it would
-/// reach from the puzzle), or the puzzle itself after a clash, on sizes other than 9×9 and
-/// for a complete grid.
-pub(super) fn fit<S: Shape>(puzzle: &Grid<S>, band: Band) -> Result<Fit, Grid<S>> {
-    if S::N != 9 || puzzle.holes() == 0 {
-        return Err(*puzzle);
-    }
-    let Some(mut grid) = Singles::new(puzzle.digits()) else {
-        return Err(*puzzle);
-    };
-    match grid.fill(band) {
-        Some(Some(fit)) => Ok(fit),
-        Some(None) => Err(grid.grid(puzzle)),
-        None => Err(*puzzle),
-    }
-}
-
-impl Singles {
-    /// Fills the grid by the levels of singles the band needs told apart: `Some(fit)` when
-    /// one fills it, `None` when they stall, and `None` outside on a clash.
+    /// Fills the grid by the levels of singles the band needs told apart: `Some(Some(fit))`
+    /// when one of them fills it, `Some(None)` when they stall, `None` on a clash.
     fn fill(&mut self, band: Band) -> Option<Option<Fit>> {
         let levels = [Level::FullHouse, Level::Boxes, Level::Lines, Level::Naked];
         // Levels that fill only puzzles below the band are not told apart: the grid starts
@@ -447,6 +426,25 @@ impl Singles {
             }
         }
         Some(None)
+    }
+}
+
+/// Where `puzzle` falls against `band`, when singles alone tell (see the module docs).
+/// When they do not, the grid the rater's path is to place it from: the puzzle with what the
+/// singles placed (the path's closure places those too, so it reaches the grid it would
+/// reach from the puzzle), or the puzzle itself after a clash, on sizes other than 9×9 and
+/// for a complete grid.
+pub(super) fn fit<S: Shape>(puzzle: &Grid<S>, band: Band) -> Result<Fit, Grid<S>> {
+    if S::N != 9 || puzzle.holes() == 0 {
+        return Err(*puzzle);
+    }
+    let Some(mut grid) = Singles::new(puzzle.digits()) else {
+        return Err(*puzzle);
+    };
+    match grid.fill(band) {
+        Some(Some(fit)) => Ok(fit),
+        Some(None) => Err(grid.grid(puzzle)),
+        None => Err(*puzzle),
     }
 }
 
