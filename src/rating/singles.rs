@@ -131,22 +131,24 @@ fn lone_in_boxes(x: u64) -> u64 {
     x & ((one << 9) - one)
 }
 
+/// Three runs of `x`, `step` bits apart, laid onto the first and kept to `keep`: the bits
+/// that one of them holds, and those that two or more hold.
+#[inline(always)]
+fn fold_three(x: u64, step: u32, keep: u64) -> (u64, u64) {
+    let (second, third) = (x >> step, x >> (2 * step));
+    let once = (x | second | third) & keep;
+    let twice = (x & second | x & third | second & third) & keep;
+    (once, twice)
+}
+
 /// The cells of `x` alone in their row.
 #[inline(always)]
 fn lone_in_rows(x: u64) -> u64 {
-    // Each band's boxes folded onto its first: the cells that one box holds, and two.
-    let (second, third) = (x >> 9, x >> 18);
-    let once = (x | second | third) & FIRST_BOXES;
-    let twice = (x & second | x & third | second & third) & FIRST_BOXES;
-    // Then each row's three cells onto its first.
-    let (a, b, c) = (
-        once & ROW_FIRSTS,
-        once >> 1 & ROW_FIRSTS,
-        once >> 2 & ROW_FIRSTS,
-    );
-    let some = a | b | c;
-    let more = a & b | a & c | b & c | (twice | twice >> 1 | twice >> 2) & ROW_FIRSTS;
-    let one = some & !more;
+    // Each band's boxes folded onto its first: the cells that one box holds, and two;
+    // then each row's three cells onto its first.
+    let (once, twice) = fold_three(x, 9, FIRST_BOXES);
+    let (some, two) = fold_three(once, 1, ROW_FIRSTS);
+    let one = some & !two & !fold_three(twice, 1, ROW_FIRSTS).0;
     let rows = (one << 3) - one;
     x & (rows | rows << 9 | rows << 18)
 }
@@ -156,12 +158,7 @@ fn lone_in_rows(x: u64) -> u64 {
 fn lone_in_columns(x: Board) -> Board {
     // Each box's rows folded onto its first: the cells one row holds, and two; then the
     // bands onto each other.
-    let fold = |x: u64| {
-        let (second, third) = (x >> 3, x >> 6);
-        let once = (x | second | third) & FIRST_ROWS;
-        let twice = (x & second | x & third | second & third) & FIRST_ROWS;
-        (once, twice)
-    };
+    let fold = |x: u64| fold_three(x, 3, FIRST_ROWS);
     let [(once01, twice01), (once2, twice2)] = x.map(fold);
     let (o0, o1, o2) = (once01 & BAND, once01 >> 32, once2);
     let twice = twice01 | twice01 >> 32 | twice2 | o0 & o1 | o0 & o2 | o1 & o2;
