@@ -33,11 +33,16 @@ const WORDS: usize = CELL_WORDS;
 pub(super) struct CellSet(pub(super) [u64; WORDS]);
 
 impl CellSet {
-    /// The cells `0..cells`.
+    /// The cells `0..cells`, a word at a time.
     pub(super) fn first(cells: usize) -> Self {
         let mut set = CellSet::default();
-        for cell in 0..cells {
-            set.insert(cell);
+        for (w, word) in set.0.iter_mut().enumerate() {
+            let below = cells.saturating_sub(64 * w).min(64);
+            *word = if below == 64 {
+                u64::MAX
+            } else {
+                (1 << below) - 1
+            };
         }
         set
     }
@@ -45,6 +50,16 @@ impl CellSet {
     #[inline(always)]
     pub(super) fn insert(&mut self, cell: usize) {
         self.0[cell / 64] |= 1 << (cell % 64);
+    }
+
+    /// Inserts the cells `start + k` for each bit `k` of `bits`.
+    #[inline(always)]
+    pub(super) fn insert_run(&mut self, start: usize, bits: u64) {
+        let (w, shift) = (start / 64, start % 64);
+        self.0[w] |= bits << shift;
+        if shift != 0 && w + 1 < WORDS {
+            self.0[w + 1] |= bits >> (64 - shift);
+        }
     }
 
     #[inline(always)]
@@ -221,16 +236,23 @@ impl<S: Shape> Digger<S> {
                                 }
                             }
                             seen |= places;
-                            if places.count_ones() as usize <= max_cycle {
-                                let mut set = CellSet::default();
+                            if places.count_ones() as usize > max_cycle {
+                                continue;
+                            }
+                            // Built in its place in the ring.
+                            let set = &mut self.sets[self.found % REMEMBERED_SETS];
+                            self.found += 1;
+                            *set = CellSet::default();
+                            if transposed {
                                 while places != 0 {
                                     let k = places.trailing_zeros() as usize;
                                     places &= places - 1;
                                     set.insert(cell(one, k));
                                     set.insert(cell(two, k));
                                 }
-                                self.sets[self.found % REMEMBERED_SETS] = set;
-                                self.found += 1;
+                            } else {
+                                set.insert_run(one * n, places);
+                                set.insert_run(two * n, places);
                             }
                         }
                     }
