@@ -354,9 +354,9 @@ impl<S: Banded> State<S> {
     }
 
     /// Applies every rule until none applies; the column rule only when `columns` is set.
-    /// Kept out of line: inlined into the search, as the compiler chose once the start
-    /// state took fewer steps, 17-clue counts, forum-hardest counts and 55-hole digs came
-    /// 1–2% slower.
+    /// Kept out of line: once the start state took fewer steps, the compiler inlined it
+    /// into the search, and 17-clue counts, forum-hardest counts and 55-hole digs came 1–2%
+    /// slower.
     #[inline(never)]
     pub(super) fn propagate(&mut self, columns: bool) -> Result<(), Unsolvable> {
         loop {
