@@ -9,7 +9,7 @@ use super::{Digger, REMEMBERED_SETS};
 use crate::grid::Grid;
 use crate::rng::below;
 use crate::shape::Shape;
-use crate::solver::CELL_WORDS;
+use crate::solver::{CELL_WORDS, low_bits};
 
 /// The longest cycle of two lines' digits remembered as an unavoidable set before a dig
 /// starts (`a b / b a` is a cycle of 2 columns): 4 columns, 8 cells. Cycles of 3 and 4 made
@@ -37,12 +37,7 @@ impl CellSet {
     pub(super) fn first(cells: usize) -> Self {
         let mut set = CellSet::default();
         for (w, word) in set.0.iter_mut().enumerate() {
-            let below = cells.saturating_sub(64 * w).min(64);
-            *word = if below == 64 {
-                u64::MAX
-            } else {
-                (1 << below) - 1
-            };
+            *word = low_bits(cells.saturating_sub(64 * w).min(64));
         }
         set
     }

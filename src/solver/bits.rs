@@ -27,6 +27,16 @@ pub const fn lowest(mask: u32) -> u32 {
     mask & mask.wrapping_neg()
 }
 
+/// A mask of the `bits` lowest bits (`bits ≤ 64`).
+#[inline(always)]
+pub const fn low_bits(bits: usize) -> u64 {
+    if bits == 64 {
+        u64::MAX
+    } else {
+        (1 << bits) - 1
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,7 +13,7 @@ mod generic;
 mod search;
 
 pub use bands::{Banded, Bands};
-pub use bits::{at_most_one, bit, digit, lowest};
+pub use bits::{at_most_one, bit, digit, low_bits, lowest};
 pub use generic::{Generic, Locked};
 
 use rand::RngCore;

@@ -4,11 +4,11 @@
 //! propagated state of a puzzle with fewer clues and the clues it lacks placed on it.
 
 use super::state::State;
-use super::tables::low_bits;
 use super::{Banded, Bands};
 use crate::error::Unsolvable;
 use crate::grid::{Digit, Grid};
 use crate::shape::Shape;
+use crate::solver::low_bits;
 
 /// A puzzle's start state ([`Bands::start`]) with what it was built from, kept so that the
 /// next removal test can begin from it: a dig's tests come a few clues apart, and changing

@@ -5,9 +5,9 @@
 use std::fmt::Debug;
 
 use super::Banded;
-use super::tables::low_bits;
 use crate::error::Unsolvable;
 use crate::grid::{Digit, Grid};
+use crate::solver::low_bits;
 
 /// A search state: where each digit may go, and which cells are still open.
 pub(super) struct State<S: Banded> {

@@ -6,6 +6,7 @@ use std::fmt::Debug;
 use std::ops::{Index, IndexMut};
 
 use crate::shape::{Nine, Shape, Sixteen};
+use crate::solver::low_bits;
 
 /// A size whose bands fit one `u64`: 9×9 and 16×16. Provides the two table lookups of the
 /// band update; everything else is computed from `BOX` and `N`.
@@ -327,15 +328,6 @@ impl Banded for Sixteen {
     #[inline(always)]
     fn box_columns(boxes: usize) -> u64 {
         EXPAND_ROW_4[boxes]
-    }
-}
-
-/// A mask of the `bits` lowest bits (`bits ≤ 64`).
-pub(super) const fn low_bits(bits: usize) -> u64 {
-    if bits == 64 {
-        u64::MAX
-    } else {
-        (1 << bits) - 1
     }
 }
 
