@@ -6,7 +6,7 @@
 //! band and column `c` (27 bits on 9×9, all 64 on 16×16). Within a band a digit fills one cell
 //! in each row and in each box, so the rows' choice of box is a permutation. Folding a band to
 //! its row-by-box occupancy and looking the occupancy up in a table of what those permutations
-//! allow ([`Banded::allowed`]) applies, in one step, hidden singles in the band's rows and boxes
+//! allow ([`Banded::allowed_in`]) applies, in one step, hidden singles in the band's rows and boxes
 //! and the band's pointing and claiming eliminations. A row left with one cell places the digit
 //! there: its column is cleared in the other bands and the other digits are cleared from the
 //! cell. A column rule finds digits that a column allows in one band only; naked singles (cells

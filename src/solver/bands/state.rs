@@ -176,7 +176,7 @@ impl<S: Banded> State<S> {
     #[inline(always)]
     fn update(&mut self, b: usize, d: usize) -> Result<u64, Unsolvable> {
         let i = S::N * b + d;
-        let cand = self.cand[i] & S::allowed(S::occupancy(self.cand[i]));
+        let cand = S::allowed_in(self.cand[i]);
         if cand == 0 {
             return Err(Unsolvable);
         }

@@ -8,8 +8,8 @@ use std::ops::{Index, IndexMut};
 use crate::shape::{Nine, Shape, Sixteen};
 use crate::solver::low_bits;
 
-/// A size whose bands fit one `u64`: 9×9 and 16×16. Provides the two table lookups of the
-/// band update; everything else is computed from `BOX` and `N`.
+/// A size whose bands fit one `u64`: 9×9 and 16×16. Provides the table lookups of the band
+/// update; everything else is computed from `BOX` and `N`.
 pub trait Banded: Shape {
     /// One `u64` per (band, digit) pair, band-major: `N · band + digit`.
     type Bands: Copy + Debug + Send + Sync + Index<usize, Output = u64> + IndexMut<usize>;
@@ -21,9 +21,9 @@ pub trait Banded: Shape {
     /// candidate cell in box `j`.
     fn occupancy(band: u64) -> usize;
 
-    /// The cells of a band a digit can still take given its occupancy: the union of the
-    /// row-to-box permutations the occupancy fits, expanded to cells. 0 when none fits.
-    fn allowed(occupancy: usize) -> u64;
+    /// The cells of `band` (a digit's candidates) the digit can still take: those of the
+    /// row-to-box permutations its occupancy fits. 0 when none fits.
+    fn allowed_in(band: u64) -> u64;
 
     /// The other cells of the row and box of cell `at` of a band, and its column in the band.
     fn peers_in_band(at: usize) -> u64;
@@ -67,7 +67,7 @@ pub trait Banded: Shape {
     fn box_columns(boxes: usize) -> u64;
 
     /// The rows of a band that hold exactly one cell, as cells. Every row of `band` holds a
-    /// cell (as after [`Banded::allowed`], which leaves none empty or all empty). All rows at
+    /// cell (as after [`Banded::allowed_in`], which leaves none empty or all empty). All rows at
     /// once, each an `N`-bit lane of one word.
     #[inline(always)]
     fn lone_rows(band: u64) -> u64 {
@@ -214,14 +214,23 @@ static BAND_PEERS_3: [[u64; 4]; 81] = band_peers::<3, 27, 81>();
 static BAND_PEERS_4: [[u64; 4]; 256] = band_peers::<4, 64, 256>();
 static BOXES_OF_ROW_3: [u8; 1 << 9] = boxes_of_row::<3, { 1 << 9 }>();
 static BOXES_OF_ROW_4: [u8; 1 << 16] = boxes_of_row::<4, { 1 << 16 }>();
-/// 9×9 keeps its allowed cells expanded: 512 entries.
+/// 9×9 keeps its allowed cells expanded: 512 entries, indexed by the occupancy with its
+/// rows and boxes swapped (bit `3j + r` for row `r`, box `j`), which a few shifts gather
+/// from a band (see `Nine::allowed_in`).
 static ALLOWED_CELLS_3: [u64; 1 << 9] = {
     let patterns = allowed_patterns::<3, { 1 << 9 }>();
     let mut table = [0u64; 1 << 9];
-    let mut occupancy = 0;
-    while occupancy < 1 << 9 {
-        table[occupancy] = expand::<3>(patterns[occupancy]);
-        occupancy += 1;
+    let mut index = 0;
+    while index < 1 << 9 {
+        let mut occupancy = 0;
+        let mut k = 0;
+        while k < 9 {
+            // Bit 3j + r of the index is bit 3r + j of the occupancy.
+            occupancy |= (index >> k & 1) << (3 * (k % 3) + k / 3);
+            k += 1;
+        }
+        table[index] = expand::<3>(patterns[occupancy]);
+        index += 1;
     }
     table
 };
@@ -273,9 +282,15 @@ impl Banded for Nine {
         row(0) | row(1) << 3 | row(2) << 6
     }
 
+    /// The occupancy gathered by shifts, in place of three lookups of each row's boxes:
+    /// 17-clue counts took 2.9% fewer instructions, 55-hole digs 1.9%.
     #[inline(always)]
-    fn allowed(occupancy: usize) -> u64 {
-        ALLOWED_CELLS_3[occupancy]
+    fn allowed_in(band: u64) -> u64 {
+        // Bit 3k for each box segment k holding a cell (row r, box j: k = 3r + j).
+        let any = (band | band >> 1 | band >> 2) & 0x124_9249;
+        // Row r's segments moved to bits 3j + r.
+        let index = (any | any >> 8 | any >> 16) & 0x1FF;
+        band & ALLOWED_CELLS_3[index as usize]
     }
 
     #[inline(always)]
@@ -311,8 +326,8 @@ impl Banded for Sixteen {
     }
 
     #[inline(always)]
-    fn allowed(occupancy: usize) -> u64 {
-        ALLOWED_CELLS_4[occupancy]
+    fn allowed_in(band: u64) -> u64 {
+        band & ALLOWED_CELLS_4[Self::occupancy(band)]
     }
 
     #[inline(always)]
@@ -373,18 +388,64 @@ mod tests {
         }
     }
 
+    /// What `allowed_in` gives, from the permutations of rows onto boxes one by one: the
+    /// cells of `band` on every permutation whose every row has a cell of `band` in its box.
+    fn allowed_by_permutations<S: Banded>(band: u64) -> u64 {
+        let segment = |r: usize, j: usize| low_bits(S::BOX) << (S::N * r + S::BOX * j);
+        let mut allowed = 0;
+        // Every map of rows to boxes, keeping the permutations.
+        for map in 0..S::BOX.pow(S::BOX as u32) {
+            let boxes: Vec<usize> = (0..S::BOX)
+                .map(|r| map / S::BOX.pow(r as u32) % S::BOX)
+                .collect();
+            let cells = (0..S::BOX).fold(0, |cells, r| cells | segment(r, boxes[r]));
+            let mut sorted = boxes.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            if sorted.len() == S::BOX && (0..S::BOX).all(|r| band & segment(r, boxes[r]) != 0) {
+                allowed |= cells;
+            }
+        }
+        band & allowed
+    }
+
+    #[test]
+    fn allowed_cells_are_those_of_fitting_permutations() {
+        let mut rng = crate::rng::attempt_rng(4, 0);
+        for k in 0..20_000 {
+            // Bands from dense to sparse, so that every kind of occupancy comes up.
+            let band = (0..k % 5).fold(rand::RngCore::next_u64(&mut rng), |b, _| {
+                b & rand::RngCore::next_u64(&mut rng)
+            });
+            let nine = band & low_bits(27);
+            assert_eq!(
+                Nine::allowed_in(nine),
+                allowed_by_permutations::<Nine>(nine),
+                "{nine:#o}"
+            );
+            assert_eq!(
+                Sixteen::allowed_in(band),
+                allowed_by_permutations::<Sixteen>(band),
+                "{band:#x}"
+            );
+        }
+    }
+
     #[test]
     fn tables() {
         // A full band allows every cell; one row empty allows nothing.
-        assert_eq!(Nine::allowed(0o777), (1 << 27) - 1);
-        assert_eq!(Nine::allowed(0o077), 0);
+        assert_eq!(Nine::allowed_in(low_bits(27)), low_bits(27));
+        assert_eq!(Nine::allowed_in(low_bits(18)), 0);
         // Row 0 only in box 0 forces boxes 1 and 2 onto rows 1 and 2.
-        assert_eq!(Nine::allowed(0o771), 0o7 | 0o770 << 9 | 0o770 << 18);
+        assert_eq!(
+            Nine::allowed_in(0o7 | low_bits(18) << 9),
+            0o7 | 0o770 << 9 | 0o770 << 18
+        );
         assert_eq!(Nine::occupancy(0b100_000_001), 0b101);
-        assert_eq!(Sixteen::allowed(0xFFFF), u64::MAX);
-        assert_eq!(Sixteen::allowed(0x0FFF), 0);
+        assert_eq!(Sixteen::allowed_in(u64::MAX), u64::MAX);
+        assert_eq!(Sixteen::allowed_in(low_bits(48)), 0);
         // Rows 0 and 1 both only in box 0: no permutation fits.
-        assert_eq!(Sixteen::allowed(0xFF11), 0);
+        assert_eq!(Sixteen::allowed_in(0xF | 0xF << 16 | low_bits(32) << 32), 0);
         assert_eq!(Sixteen::occupancy(0x8001 << 16), 0b1001 << 4);
         assert_eq!(
             Nine::lone_rows(0b1000 | 0b11 << 9 | 0b1 << 26),
