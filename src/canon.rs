@@ -266,7 +266,7 @@ impl Search {
         next.clear();
         let mut best = [u8::MAX; MAX_N];
         for node in ties {
-            let candidates: u16 = if depth % b == 0 {
+            let candidates: u16 = if depth.is_multiple_of(b) {
                 // A new band: any row of a band not used yet.
                 (0..b)
                     .filter(|band| node.used_rows >> (band * b) & 1 == 0)

@@ -43,6 +43,7 @@
 //! The caller may also send the walk back to the last puzzle it marked as a base ([`Step`]),
 //! away from a region it does not want.
 
+mod cycles;
 mod places;
 mod sets;
 
@@ -56,7 +57,7 @@ use crate::shape::Shape;
 use crate::solver::{Engine, Toward, bit};
 use crate::symmetry::Orbits;
 use places::Places;
-use sets::CellSet;
+use sets::{CellSet, Lines};
 
 /// Unavoidable sets a dig remembers; a new one replaces the oldest.
 pub const REMEMBERED_SETS: usize = 512;
@@ -133,6 +134,8 @@ pub struct Digger<S: Shape> {
     found: usize,
     /// The grid those sets are of.
     grid: Grid<S>,
+    /// That grid's lines as permutations, to find its small sets.
+    lines: Box<Lines>,
     shape: std::marker::PhantomData<S>,
 }
 
@@ -151,6 +154,7 @@ impl<S: Shape> Digger<S> {
             sets: [CellSet::default(); REMEMBERED_SETS],
             found: 0,
             grid: Grid::empty(),
+            lines: Box::default(),
             shape: std::marker::PhantomData,
         }
     }

@@ -5,6 +5,7 @@
 
 use rand::RngCore;
 
+use super::cycles::{Cycles, Perm};
 use super::{Digger, REMEMBERED_SETS};
 use crate::grid::Grid;
 use crate::rng::below;
@@ -118,72 +119,91 @@ impl CellSet {
     }
 }
 
+/// A grid's lines as permutations of their places, for [`Cycles`]: each line's digits and
+/// where each digit stands on it, and, for two-digit sets, where each digit stands on every
+/// row and every column. Places past the grid's size stay where they are, from `default`
+/// on, since each grid writes over the same places.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Lines {
+    /// Of each row (`[0]`) and column (`[1]`): the digit (less one) in each place.
+    digits: [[Perm; 25]; 2],
+    /// Of each row (`[0]`) and column (`[1]`): the place of each digit (less one).
+    places: [[Perm; 25]; 2],
+    /// Of each digit (less one): its column on each row (`[0]`), its row on each column
+    /// (`[1]`).
+    digit_at: [[Perm; 25]; 2],
+}
+
 impl<S: Shape> Digger<S> {
     /// Forgets the remembered sets, to dig `solution` to `holes` holes, and remembers its
     /// small unavoidable sets on two lines and, for deep 9×9 digs, those of two digits too.
     pub(super) fn forget(&mut self, solution: &Grid<S>, holes: usize) {
         self.found = 0;
         self.grid = *solution;
-        self.remember_two_line_sets(solution, TWO_LINE_CYCLES);
-        self.remember_two_digit_sets(solution, two_digit_rows::<S>(holes));
+        let two_digit_rows = two_digit_rows::<S>(holes);
+        let lines = &mut self.lines;
+        for (row, digits) in solution.digits().chunks_exact(S::N).enumerate() {
+            for (col, &digit) in digits.iter().enumerate() {
+                let d = digit - 1;
+                lines.digits[0][row].0[col] = d;
+                lines.digits[1][col].0[row] = d;
+                lines.places[0][row].0[d as usize] = col as u8;
+                lines.places[1][col].0[d as usize] = row as u8;
+                if two_digit_rows >= 3 {
+                    lines.digit_at[0][d as usize].0[row] = col as u8;
+                    lines.digit_at[1][d as usize].0[col] = row as u8;
+                }
+            }
+        }
+        self.remember_two_line_sets(TWO_LINE_CYCLES);
+        self.remember_two_digit_sets(two_digit_rows);
     }
 
     /// Remembers the unavoidable sets of two digits on three rows or more (those on two rows
     /// are two-line sets): rows whose two digits can swap places, keeping every row, column
     /// and box whole. Where one row swaps `a` and `b`, the column of its `a` must give up
     /// its `b`, so the row holding that `b` swaps too: the rows that swap are a cycle of
-    /// that step, or several. Cycles of up to `max_rows` rows whose every box holds both
-    /// digits or neither are remembered, two cells a row.
-    fn remember_two_digit_sets(&mut self, solution: &Grid<S>, max_rows: usize) {
+    /// that step, or several. Cycles of 3 to `max_rows` rows (at most 4) whose every box
+    /// holds both digits or neither are remembered, two cells a row.
+    fn remember_two_digit_sets(&mut self, max_rows: usize) {
         if max_rows < 3 {
             return;
         }
         let n = S::N;
-        // For each digit, the row that holds it in each column, and the column that holds
-        // it in each row.
-        let mut row_in_col = [[0u8; 25]; 26];
-        let mut col_in_row = [[0u8; 25]; 26];
-        for (row, line) in solution.digits().chunks_exact(n).enumerate() {
-            for (col, &d) in line.iter().enumerate() {
-                row_in_col[d as usize][col] = row as u8;
-                col_in_row[d as usize][row] = col as u8;
-            }
-        }
-        for a in 1..=n {
-            for b in a + 1..=n {
-                // Rows not yet on a cycle.
-                let mut unseen = (1u32 << n) - 1;
-                while unseen != 0 {
-                    let start = unseen.trailing_zeros() as usize;
-                    let (mut rows, mut row) = (0u32, start);
-                    loop {
-                        rows |= 1 << row;
-                        row = row_in_col[b][col_in_row[a][row] as usize] as usize;
-                        if row == start {
-                            break;
-                        }
+        for a in 0..n {
+            for b in a + 1..n {
+                let [col_of, row_of] = &self.lines.digit_at;
+                // Each row to the row holding `b` in the column where it holds `a`.
+                let cycles = Cycles::of(&row_of[b], &col_of[a], n);
+                let mut left = cycles.on_cycles_of(3..=max_rows);
+                let (col_of_a, col_of_b) = (col_of[a], col_of[b]);
+                while left != 0 {
+                    let rows = cycles.cycle_of(left.trailing_zeros() as usize);
+                    left &= !rows;
+                    // Each box the cycle's cells touch must hold two of them: the boxes
+                    // holding its `a`s an odd number of times are those holding its `b`s so.
+                    let in_box = |row: usize, col: u8| {
+                        1u32 << (row / S::BOX * S::BOX + col as usize / S::BOX)
+                    };
+                    let mut boxes = 0;
+                    let mut rest = rows;
+                    while rest != 0 {
+                        let row = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        boxes ^= in_box(row, col_of_a.0[row]) ^ in_box(row, col_of_b.0[row]);
                     }
-                    unseen &= !rows;
-                    if !(3..=max_rows).contains(&(rows.count_ones() as usize)) {
+                    if boxes != 0 {
                         continue;
                     }
-                    // Each box the cycle's cells touch must hold two of them.
-                    let (mut boxes_a, mut boxes_b) = (0u32, 0u32);
                     let mut set = CellSet::default();
-                    let mut left = rows;
-                    while left != 0 {
-                        let row = left.trailing_zeros() as usize;
-                        left &= left - 1;
-                        let (ca, cb) = (col_in_row[a][row], col_in_row[b][row]);
-                        let (ca, cb) = (row * n + ca as usize, row * n + cb as usize);
-                        boxes_a ^= 1 << (S::units_of(ca)[2] - 2 * n);
-                        boxes_b ^= 1 << (S::units_of(cb)[2] - 2 * n);
-                        set.insert(ca);
-                        set.insert(cb);
+                    let mut rest = rows;
+                    while rest != 0 {
+                        let row = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        set.insert(row * n + col_of_a.0[row] as usize);
+                        set.insert(row * n + col_of_b.0[row] as usize);
                     }
-                    if boxes_a == boxes_b {
-                        self.remember(set);
-                    }
+                    self.remember(set);
                 }
             }
         }
@@ -193,47 +213,26 @@ impl<S: Shape> Digger<S> {
     /// columns of one stack): where the two rows hold the same digits in the same columns,
     /// `a b / b a` or `a b c / b c a`, swapping the two rows' digits in those columns keeps
     /// every row, column and box whole (each swap stays inside one column, and so inside one
-    /// box). These are the cycles of the permutation that takes one row's digits to the
-    /// other's; cycles of up to `max_cycle` columns are remembered.
-    fn remember_two_line_sets(&mut self, solution: &Grid<S>, max_cycle: usize) {
+    /// box). These are the cycles of the permutation that takes each place of one row to
+    /// the place of the same digit on the other; cycles of up to `max_cycle` columns (at
+    /// most 4) are remembered.
+    fn remember_two_line_sets(&mut self, max_cycle: usize) {
         let (n, side) = (S::N, S::BOX);
-        for transposed in [false, true] {
-            // Cell `k` of line `line`: of a row, or of a column when transposed.
-            let cell = |line: usize, k: usize| {
-                if transposed {
-                    k * n + line
-                } else {
-                    line * n + k
-                }
-            };
-            // Where each digit sits on a line: every digit of a full line is written over.
-            let mut at = [0usize; 26];
+        for (lines, transposed) in [false, true].into_iter().enumerate() {
             for band in 0..side {
                 for i in 0..side {
                     for j in i + 1..side {
                         let (one, two) = (band * side + i, band * side + j);
-                        for k in 0..n {
-                            at[solution.get(cell(one, k)) as usize] = k;
-                        }
-                        // The cycles' places on the lines, as masks; a set is built only for
-                        // a short one.
-                        let mut seen = 0u64;
-                        for start in 0..n {
-                            if seen >> start & 1 != 0 {
-                                continue;
-                            }
-                            let (mut k, mut places) = (start, 0u64);
-                            loop {
-                                places |= 1 << k;
-                                k = at[solution.get(cell(two, k)) as usize];
-                                if k == start {
-                                    break;
-                                }
-                            }
-                            seen |= places;
-                            if places.count_ones() as usize > max_cycle {
-                                continue;
-                            }
+                        // Each place of line two to the place of its digit on line one.
+                        let cycles = Cycles::of(
+                            &self.lines.places[lines][one],
+                            &self.lines.digits[lines][two],
+                            n,
+                        );
+                        let mut left = cycles.on_cycles_of(2..=max_cycle);
+                        while left != 0 {
+                            let mut places = cycles.cycle_of(left.trailing_zeros() as usize);
+                            left &= !places;
                             // Built in its place in the ring.
                             let set = &mut self.sets[self.found % REMEMBERED_SETS];
                             self.found += 1;
@@ -242,12 +241,12 @@ impl<S: Shape> Digger<S> {
                                 while places != 0 {
                                     let k = places.trailing_zeros() as usize;
                                     places &= places - 1;
-                                    set.insert(cell(one, k));
-                                    set.insert(cell(two, k));
+                                    set.insert(k * n + one);
+                                    set.insert(k * n + two);
                                 }
                             } else {
-                                set.insert_run(one * n, places);
-                                set.insert_run(two * n, places);
+                                set.insert_run(one * n, places as u64);
+                                set.insert_run(two * n, places as u64);
                             }
                         }
                     }
@@ -296,7 +295,7 @@ mod tests {
     use super::*;
     use crate::generator::fill;
     use crate::rng::attempt_rng;
-    use crate::shape::{Four, Nine, Sixteen};
+    use crate::shape::{Four, Nine, Sixteen, TwentyFive};
     use crate::solver::{Engine, Solver};
     /// Every set remembered for a grid before a dig is unavoidable: swapping its digits
     /// within it, between its two lines or its two digits, gives another solution. Returns
@@ -348,6 +347,120 @@ mod tests {
             }
         }
         (found, two_digit)
+    }
+
+    /// The sets `forget` remembers for digs to `holes` holes, found by walking every cycle
+    /// of every line pair and digit pair one step at a time, in the same order.
+    fn walked_sets<S: Shape>(solution: &Grid<S>, holes: usize) -> Vec<CellSet> {
+        let (n, side) = (S::N, S::BOX);
+        let digit = |row: usize, col: usize| solution.get(row * n + col) as usize;
+        // The cycles of `next` (a permutation of 0..n), by their first place, as masks.
+        let cycles = |next: &dyn Fn(usize) -> usize| {
+            let (mut seen, mut found) = (0u32, Vec::new());
+            for start in 0..n {
+                if seen >> start & 1 == 0 {
+                    let (mut places, mut k) = (0u32, start);
+                    loop {
+                        places |= 1 << k;
+                        k = next(k);
+                        if k == start {
+                            break;
+                        }
+                    }
+                    seen |= places;
+                    found.push(places);
+                }
+            }
+            found
+        };
+        let places = |mask: u32| (0..n).filter(move |k| mask >> k & 1 != 0);
+        let mut sets = Vec::new();
+        for transposed in [false, true] {
+            let at = |line: usize, k: usize| if transposed { (k, line) } else { (line, k) };
+            for band in 0..side {
+                for i in 0..side {
+                    for j in i + 1..side {
+                        let (one, two) = (band * side + i, band * side + j);
+                        let place_on_one = |d: usize| {
+                            (0..n)
+                                .find(|&k| {
+                                    let (r, c) = at(one, k);
+                                    digit(r, c) == d
+                                })
+                                .expect("every digit is on a full line")
+                        };
+                        let next = |k: usize| {
+                            let (r, c) = at(two, k);
+                            place_on_one(digit(r, c))
+                        };
+                        for cycle in cycles(&next) {
+                            if cycle.count_ones() as usize <= TWO_LINE_CYCLES {
+                                let mut set = CellSet::default();
+                                for k in places(cycle) {
+                                    for line in [one, two] {
+                                        let (r, c) = at(line, k);
+                                        set.insert(r * n + c);
+                                    }
+                                }
+                                sets.push(set);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let col_of = |d: usize, row: usize| (0..n).find(|&c| digit(row, c) == d).expect("full");
+        let row_of = |d: usize, col: usize| (0..n).find(|&r| digit(r, col) == d).expect("full");
+        let in_box = |row: usize, col: usize| row / side * side + col / side;
+        for a in 1..=n {
+            for b in a + 1..=n {
+                for rows in cycles(&|row| row_of(b, col_of(a, row))) {
+                    let count = rows.count_ones() as usize;
+                    if !(3..=two_digit_rows::<S>(holes)).contains(&count) {
+                        continue;
+                    }
+                    let mut boxes_a: Vec<_> =
+                        places(rows).map(|r| in_box(r, col_of(a, r))).collect();
+                    let mut boxes_b: Vec<_> =
+                        places(rows).map(|r| in_box(r, col_of(b, r))).collect();
+                    boxes_a.sort_unstable();
+                    boxes_b.sort_unstable();
+                    if boxes_a == boxes_b {
+                        let mut set = CellSet::default();
+                        for r in places(rows) {
+                            set.insert(r * n + col_of(a, r));
+                            set.insert(r * n + col_of(b, r));
+                        }
+                        sets.push(set);
+                    }
+                }
+            }
+        }
+        sets
+    }
+
+    /// `forget` finds the sets a walk along each cycle finds, in the same order.
+    fn sets_as_walked<S: Shape>(grids: u64, holes: usize) {
+        let mut solver = Solver::<S>::new();
+        let mut digger = Digger::<S>::new();
+        for index in 0..grids {
+            let (solution, _) = fill(&mut solver, &mut attempt_rng(9, index));
+            digger.forget(&solution, holes);
+            assert_eq!(
+                digger.remembered(),
+                walked_sets(&solution, holes),
+                "{solution}"
+            );
+        }
+    }
+
+    #[test]
+    fn remembered_sets_are_those_of_short_cycles() {
+        sets_as_walked::<Four>(50, 12);
+        sets_as_walked::<Nine>(200, 55);
+        sets_as_walked::<Nine>(50, 50);
+        sets_as_walked::<Sixteen>(20, 150);
+        sets_as_walked::<TwentyFive>(3, 300);
     }
 
     #[test]

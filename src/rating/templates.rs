@@ -195,7 +195,7 @@ mod tests {
             for _ in 0..rng.next_u32() % 3 {
                 candidates[rng.next_u32() as usize % S::N] |= 1 << (rng.next_u32() as usize % S::N);
             }
-            if rng.next_u32() % 3 == 0 {
+            if rng.next_u32().is_multiple_of(3) {
                 let r = rng.next_u32() as usize % S::N;
                 placed[r] = candidates[r] & candidates[r].wrapping_neg();
                 candidates[r] = 0;

@@ -788,7 +788,7 @@ fn grouped_chains<S: Shape>(
     // rectangle's box holding no cell of the other links. Worked out at the first chain
     // whose weak links hold, as most have none.
     let fits = || {
-        let counted = |i: usize| i % 2 == 0 || !er[i / 2];
+        let counted = |i: usize| i.is_multiple_of(2) || !er[i / 2];
         let meet = |a: &End, b: &End| a.cells().iter().any(|c| b.cells().contains(c));
         let clash = (0..6)
             .filter(|&i| counted(i))
