@@ -28,6 +28,7 @@ for _ in $(seq "$rounds"); do
   # One line per measurement: task, engine, value.
   echo "grids crate $("$crate" grids 100000)"
   echo "grids bank $("$bin" bench --json --size 9 --holes 0 --threads 1 --seconds 2 | tr -d '\n ')"
+  echo "fill bank $("$bin" bench --json --fill --size 9 --seconds 2 | tr -d '\n ')"
   echo "puzzles crate $("$crate" puzzles 5000 none)"
   echo "puzzles55 bank $("$bin" bench --json --size 9 --holes 55 --threads 1 --seconds 2 | tr -d '\n ')"
   echo "minimal bank $("$bin" bench --json --size 9 --holes minimal --threads 1 --seconds 2 | tr -d '\n ')"
@@ -58,7 +59,8 @@ for line in open(sys.argv[1]):
                       if task in ("grids", "puzzles") else fields["us_per_puzzle"])
     else:
         row = json.loads(rest)[0]
-        value = row["us_per_puzzle"] if "us_per_puzzle" in row else row["puzzles_per_sec"]
+        value = (row["us_per_puzzle"] if "us_per_puzzle" in row
+                 else row["grids_per_sec"] if "ns_per_grid" in row else row["puzzles_per_sec"])
     values[(task, engine)].append(value)
 
 med = {key: statistics.median(v) for key, v in values.items()}
@@ -67,6 +69,9 @@ print("| task | `sudoku` crate | sudoku-bank | ratio |")
 print("|---|---:|---:|---:|")
 print(f"| 9×9 full grids/s | {med['grids','crate']:,.0f} | {med['grids','bank']:,.0f} "
       f"| {med['grids','bank'] / med['grids','crate']:.1f}× |")
+print(f"| 9×9 full grids/s, the fill alone (`bench --fill`: no rows, ids or dedup) "
+      f"| {med['grids','crate']:,.0f} | {med['fill','bank']:,.0f} "
+      f"| {med['fill','bank'] / med['grids','crate']:.1f}× |")
 bank = med["minimal", "bank"]
 print(f"| 9×9 minimal puzzles/s (both top-down) | {med['puzzles','crate']:,.0f} | {bank:,.0f} "
       f"| {bank / med['puzzles','crate']:.1f}× |")

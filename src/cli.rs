@@ -393,6 +393,14 @@ pub struct BenchArgs {
     /// them) for every puzzle in FILE, and count the distinct forms.
     #[arg(long, value_name = "FILE", group = "file_bench")]
     canon: Option<PathBuf>,
+    /// Instead of the pipeline, time the fill alone: complete grids of each --size drawn as
+    /// generate draws them (from --seed, attempt by attempt) and kept in memory, on one
+    /// thread, for --count grids or --seconds.
+    #[arg(
+        long,
+        conflicts_with_all = ["file_bench", "holes", "symmetry", "difficulty", "threads", "dedup"]
+    )]
+    fill: bool,
     /// Timed passes over the --solve, --rate or --canon file; the median pass is reported.
     #[arg(long, default_value_t = 3, value_name = "N", requires = "file_bench")]
     passes: usize,
@@ -447,6 +455,7 @@ impl BenchArgs {
                 task,
                 level: self.difficulty,
             }),
+            fill: self.fill,
         })
     }
 }

@@ -666,6 +666,49 @@ fn bench_prints_json() {
 }
 
 #[test]
+fn bench_times_the_fill_alone() {
+    let json = stdout_of(&[
+        "bench", "--fill", "--size", "4,9,16", "--count", "300", "--json",
+    ]);
+    let rows: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let rows = rows.as_array().unwrap();
+    let sizes: Vec<_> = rows
+        .iter()
+        .map(|row| row["size"].as_u64().unwrap())
+        .collect();
+    assert_eq!(sizes, [4, 9, 16]);
+    for row in rows {
+        assert_eq!(row["grids"], 300);
+        let (rate, ns) = (
+            row["grids_per_sec"].as_f64().unwrap(),
+            row["ns_per_grid"].as_f64().unwrap(),
+        );
+        assert!(rate > 0.0 && (rate * ns / 1e9 - 1.0).abs() < 1e-6, "{row}");
+    }
+    let table = stdout_of(&["bench", "--fill", "--seconds", "0.1"]);
+    assert!(
+        table.contains("ns/grid") && table.contains("9×9"),
+        "{table}"
+    );
+    // The fill alone has no holes, pattern, band, threads or dedup to choose.
+    for other in [
+        &["--holes", "0"][..],
+        &["--symmetry", "rot180"],
+        &["--difficulty", "easy"],
+        &["--threads", "2"],
+        &["--dedup", "none"],
+        &["--solve", "x"],
+    ] {
+        bank()
+            .args(["bench", "--fill"])
+            .args(other)
+            .assert()
+            .code(2)
+            .stderr(contains("cannot be used with"));
+    }
+}
+
+#[test]
 fn help_explains_every_command() {
     for command in ["generate", "bench", "reproduce", "verify", "solve", "rate"] {
         bank()

@@ -1,5 +1,6 @@
 //! `bench`: throughput of the whole pipeline, per size and thread count (and, with
-//! `--solve`, of the search engine alone: see [`super::bench_solver`]).
+//! `--solve`, of the search engine alone: see [`super::bench_solver`]; with `--fill`, of the
+//! fill alone: see [`super::bench_fill`]).
 //!
 //! Each measurement is a real batch — fill, dig, dedup and CSV formatting — written to a
 //! sink instead of a file, so the figures are the ones a user gets from `generate`.
@@ -13,6 +14,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use super::Exit;
+use super::bench_fill::bench_fill;
 use super::bench_solver::{SolverBench, bench_solver};
 use crate::bank::BankWriter;
 use crate::config::{Dedup, Generation, Holes, Job};
@@ -47,6 +49,8 @@ pub struct BenchConfig {
     pub json: bool,
     /// Time the search engine on a file of puzzles instead of the pipeline.
     pub solver: Option<SolverBench>,
+    /// Time the fill alone, on one thread, instead of the pipeline.
+    pub fill: bool,
 }
 
 /// One measurement.
@@ -83,6 +87,10 @@ pub struct BenchRow {
 pub fn bench(config: &BenchConfig) -> Result<Exit> {
     if let Some(solver) = &config.solver {
         return bench_solver(solver, config.json);
+    }
+    if config.fill {
+        let sizes: Vec<_> = config.generations.iter().map(|g| g.size).collect();
+        return bench_fill(&sizes, config.length, config.seed, config.json);
     }
     let mut rows = Vec::new();
     for &generation in &config.generations {

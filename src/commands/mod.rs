@@ -1,6 +1,7 @@
 //! The subcommands, each a function from checked parameters to an [`Exit`].
 
 mod bench;
+mod bench_fill;
 mod bench_solver;
 mod generate;
 mod merge;
@@ -10,6 +11,7 @@ mod solve;
 mod verify;
 
 pub use bench::{BenchConfig, BenchRow, Length, bench};
+pub use bench_fill::FillRow;
 pub use bench_solver::{FileTask, SolverBench, SolverRow};
 pub use generate::generate;
 pub use merge::{InputSummary, MergeConfig, MergeManifest, merge};
