@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::bank::tenths_text;
-use crate::commands::{BenchConfig, FileTask, Length, MergeConfig, SolveInput, SolverBench};
+use crate::commands::{BenchConfig, FileTask, Length, MergeConfig, Part, SolveInput, SolverBench};
 use crate::config::{
     Continue, Dedup, GenerateConfig, Generation, Given, Holes, Job, Mode, Output, Report, Shard,
 };
@@ -436,6 +436,22 @@ impl BenchArgs {
         if self.passes == 0 {
             return Err("--passes must be at least 1".to_owned());
         }
+        let file = match (self.solve, self.rate, self.canon) {
+            (Some(path), _, _) => Some((path, FileTask::Count)),
+            (_, Some(path), _) => Some((path, FileTask::Rate)),
+            (_, _, Some(path)) => Some((path, FileTask::Canon)),
+            (None, None, None) => None,
+        };
+        let part = match file {
+            Some((path, task)) => Part::File(SolverBench {
+                path,
+                passes: self.passes,
+                task,
+                level: self.difficulty,
+            }),
+            None if self.fill => Part::Fill,
+            None => Part::Pipeline,
+        };
         Ok(BenchConfig {
             generations,
             threads,
@@ -443,19 +459,7 @@ impl BenchArgs {
             seed: self.seed,
             dedup: self.dedup.map_or(Dedup::Exact, Dedup::from),
             json: self.json,
-            solver: match (self.solve, self.rate, self.canon) {
-                (Some(path), _, _) => Some((path, FileTask::Count)),
-                (_, Some(path), _) => Some((path, FileTask::Rate)),
-                (_, _, Some(path)) => Some((path, FileTask::Canon)),
-                (None, None, None) => None,
-            }
-            .map(|(path, task)| SolverBench {
-                path,
-                passes: self.passes,
-                task,
-                level: self.difficulty,
-            }),
-            fill: self.fill,
+            part,
         })
     }
 }

@@ -47,10 +47,19 @@ pub struct BenchConfig {
     pub dedup: Dedup,
     /// Print JSON instead of a table.
     pub json: bool,
-    /// Time the search engine on a file of puzzles instead of the pipeline.
-    pub solver: Option<SolverBench>,
-    /// Time the fill alone, on one thread, instead of the pipeline.
-    pub fill: bool,
+    /// What is timed: the pipeline, or one part of it alone.
+    pub part: Part,
+}
+
+/// What `bench` times.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Part {
+    /// The whole pipeline, as `generate` runs it.
+    Pipeline,
+    /// The search engine, the rater or canonical forms, on a file of puzzles.
+    File(SolverBench),
+    /// The fill alone, on one thread.
+    Fill,
 }
 
 /// One measurement.
@@ -85,12 +94,13 @@ pub struct BenchRow {
 
 /// Runs every measurement and prints the table (or JSON) on stdout.
 pub fn bench(config: &BenchConfig) -> Result<Exit> {
-    if let Some(solver) = &config.solver {
-        return bench_solver(solver, config.json);
-    }
-    if config.fill {
-        let sizes: Vec<_> = config.generations.iter().map(|g| g.size).collect();
-        return bench_fill(&sizes, config.length, config.seed, config.json);
+    match &config.part {
+        Part::Pipeline => {}
+        Part::File(solver) => return bench_solver(solver, config.json),
+        Part::Fill => {
+            let sizes: Vec<_> = config.generations.iter().map(|g| g.size).collect();
+            return bench_fill(&sizes, config.length, config.seed, config.json);
+        }
     }
     let mut rows = Vec::new();
     for &generation in &config.generations {

@@ -10,7 +10,7 @@ mod reproduce;
 mod solve;
 mod verify;
 
-pub use bench::{BenchConfig, BenchRow, Length, bench};
+pub use bench::{BenchConfig, BenchRow, Length, Part, bench};
 pub use bench_fill::FillRow;
 pub use bench_solver::{FileTask, SolverBench, SolverRow};
 pub use generate::generate;
