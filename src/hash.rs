@@ -6,22 +6,22 @@
 //! platform and version; a test pins known values.
 //!
 //! [`dedup_key`] is the compact key the writer keeps for each distinct puzzle instead of the
-//! puzzle itself: 128 bits from two 64-bit lanes over the text's 8-byte words, eight bytes a
-//! step rather than FNV's one, each step one folded multiplication (the two halves of a
-//! 128-bit product, XORed), each lane finished by the SplitMix64 finaliser. It never leaves
-//! the process, so it may change between versions. [`KeySet`] holds such keys in buckets of
-//! four 16-byte slots, placing each by its own low 64 bits: they are already uniformly mixed.
+//! puzzle itself: 128 bits, two independent 64-bit hashes of the text. The high half is the
+//! id, which every row computes anyway. The low half is a lane over the text's 8-byte words,
+//! eight bytes a step rather than FNV's one, each step one folded multiplication (the two
+//! halves of a 128-bit product, XORed), finished by the SplitMix64 finaliser. Two texts share
+//! a key only if both hashes collide. The key never leaves the process, so it may change
+//! between versions. [`KeySet`] holds such keys in buckets of four 16-byte slots, placing
+//! each by its own low 64 bits: they are already uniformly mixed.
 
 use crate::rng::mix64;
 
 const FNV64_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV64_PRIME: u64 = 0x0000_0100_0000_01b3;
-// The key's lanes' start values and multipliers: the first four words of π's fraction in
-// hex (the third made odd).
-const LANE_A: u64 = 0x243F_6A88_85A3_08D3;
-const LANE_B: u64 = 0x1319_8A2E_0370_7344;
-const MUL_A: u64 = 0xA409_3822_299F_31D1;
-const MUL_B: u64 = 0x082E_FA98_EC4E_6C89;
+// The key's lane's start value and multiplier: the first and third words of π's fraction
+// in hex (the third made odd).
+const LANE_START: u64 = 0x243F_6A88_85A3_08D3;
+const LANE_MUL: u64 = 0xA409_3822_299F_31D1;
 
 /// The 64-bit content hash of a puzzle's text form (the `id` column's value).
 pub fn puzzle_id(text: impl AsRef<[u8]>) -> u64 {
@@ -44,32 +44,34 @@ pub fn id_digits(id: u64) -> [u8; 16] {
     std::array::from_fn(|i| HEX[(id >> (60 - 4 * i) & 0xF) as usize])
 }
 
-/// The 128-bit key by which exact duplicates are recognised.
+/// The 128-bit key by which exact duplicates are recognised: the text's [`puzzle_id`]
+/// above its lane.
 pub fn dedup_key(text: impl AsRef<[u8]>) -> u128 {
-    let bytes = text.as_ref();
-    let mut lanes = Lanes::new();
-    let mut words = bytes.chunks_exact(8);
-    for word in &mut words {
-        lanes.take(word_of(word));
-    }
-    lanes.finish(words.remainder(), bytes.len())
+    id_and_key(text).1
 }
 
 /// [`puzzle_id`] and [`dedup_key`] of one text, in one pass over it. The id's chain of
-/// byte steps is slow (each waits for the last multiplication) and the key's lanes do not
-/// depend on it, so taking a word of the key with each eight bytes of the id costs little
+/// byte steps is slow (each waits for the last multiplication) and the key's lane does not
+/// depend on it, so taking a word of the lane with each eight bytes of the id costs little
 /// more than the id alone.
 pub fn id_and_key(text: impl AsRef<[u8]>) -> (u64, u128) {
     let bytes = text.as_ref();
-    let (mut id, mut lanes) = (FNV64_OFFSET, Lanes::new());
+    let (mut id, mut lane) = (FNV64_OFFSET, Lane::new());
     let mut words = bytes.chunks_exact(8);
     for word in &mut words {
         id = word.iter().fold(id, fnv_step);
-        lanes.take(word_of(word));
+        lane.take(word_of(word));
     }
     let rest = words.remainder();
     id = rest.iter().fold(id, fnv_step);
-    (mix64(id), lanes.finish(rest, bytes.len()))
+    keyed(id, lane.finish(rest, bytes.len()))
+}
+
+/// A text's id and key, from its FNV-1a state and its lane's finished value.
+#[inline(always)]
+fn keyed(fnv: u64, lane: u64) -> (u64, u128) {
+    let id = mix64(fnv);
+    (id, u128::from(id) << 64 | u128::from(lane))
 }
 
 /// [`id_and_key`] of `L` texts at once. Each text's id is a chain of multiplications, one
@@ -82,19 +84,19 @@ pub fn ids_and_keys<const L: usize>(texts: [&[u8]; L]) -> [(u64, u128); L] {
         return texts.map(id_and_key);
     }
     let mut ids = [FNV64_OFFSET; L];
-    let mut lanes = [(); L].map(|()| Lanes::new());
+    let mut lanes = [(); L].map(|()| Lane::new());
     let whole = len - len % 8;
     for at in (0..whole).step_by(8) {
-        for ((id, lanes), text) in ids.iter_mut().zip(&mut lanes).zip(texts) {
+        for ((id, lane), text) in ids.iter_mut().zip(&mut lanes).zip(texts) {
             let word = &text[at..at + 8];
             *id = word.iter().fold(*id, fnv_step);
-            lanes.take(word_of(word));
+            lane.take(word_of(word));
         }
     }
     std::array::from_fn(|k| {
         let rest = &texts[k][whole..];
         let id = rest.iter().fold(ids[k], fnv_step);
-        (mix64(id), lanes[k].finish(rest, len))
+        keyed(id, lanes[k].finish(rest, len))
     })
 }
 
@@ -110,35 +112,28 @@ fn word_of(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(bytes.try_into().expect("eight bytes"))
 }
 
-/// The two lanes of [`dedup_key`], each a word at a time.
+/// The lane of [`dedup_key`]: the low half of the key, a word at a time.
 #[derive(Clone, Copy)]
-struct Lanes {
-    a: u64,
-    b: u64,
-}
+struct Lane(u64);
 
-impl Lanes {
+impl Lane {
     fn new() -> Self {
-        Lanes {
-            a: LANE_A,
-            b: LANE_B,
-        }
+        Lane(LANE_START)
     }
 
     #[inline(always)]
     fn take(&mut self, word: u64) {
-        self.a = folded_mul(self.a ^ word, MUL_A);
-        self.b = folded_mul(self.b.wrapping_add(word).rotate_left(29), MUL_B);
+        self.0 = folded_mul(self.0 ^ word, LANE_MUL);
     }
 
-    /// The key of a text of `len` bytes whose whole words were taken and whose last bytes
+    /// The lane of a text of `len` bytes whose whole words were taken and whose last bytes
     /// (fewer than eight) are `rest`.
-    fn finish(mut self, rest: &[u8], len: usize) -> u128 {
+    fn finish(mut self, rest: &[u8], len: usize) -> u64 {
         let mut last = [0u8; 8];
         last[..rest.len()].copy_from_slice(rest);
         self.take(u64::from_le_bytes(last));
         self.take(len as u64);
-        u128::from(mix64(self.a)) << 64 | u128::from(mix64(self.b))
+        mix64(self.0)
     }
 }
 
@@ -354,6 +349,10 @@ mod tests {
 
     #[test]
     fn ids_tell_puzzles_apart() {
+        // The key's high half is the id, so keys tell apart whatever ids do.
+        for text in ["", "1.2.", "12345678.1", &"7.".repeat(40)] {
+            assert_eq!((dedup_key(text) >> 64) as u64, puzzle_id(text), "{text}");
+        }
         assert_ne!(puzzle_id("1.2."), puzzle_id("1..2"));
         assert_ne!(dedup_key("1.2."), dedup_key("1..2"));
         // Texts that differ only past a word boundary, or only in length.
