@@ -13,7 +13,7 @@ use crate::attempt::Puzzle;
 use crate::config::{Dedup, Generation};
 use crate::dedup::{Key, Keyer};
 use crate::grid::count_of;
-use crate::hash::{id_digits, puzzle_id_hex};
+use crate::hash::{id_and_key, id_digits, ids_and_keys, puzzle_id_hex};
 use crate::input::CsvProblem;
 use crate::rating::Level;
 use crate::shape::Shape;
@@ -116,7 +116,7 @@ impl Row {
     }
 }
 
-/// Lines [`RowFormatter::append_lines`] formats together: enough that the hash chains of
+/// Lines a [`RowFormatter`] holds and formats together: enough that the hash chains of
 /// their ids ([`crate::hash::ids_and_keys`]) keep the processor busy.
 pub const LINES_AT_ONCE: usize = 4;
 
@@ -125,20 +125,42 @@ pub const LINES_AT_ONCE: usize = 4;
 /// reused from row to row. No field of a row can need quoting (hex digits, decimal numbers
 /// and grid text), so a line is its fields joined by commas: the same bytes as the csv
 /// crate writes for the [`Row`], which a test checks.
+///
+/// A worker hands each puzzle over as it is made ([`RowFormatter::hold`]), and the
+/// formatter keeps its texts, not the puzzle; [`RowFormatter::flush`] then writes the lines
+/// held, hashing the ids of [`LINES_AT_ONCE`] side by side.
 #[derive(Debug)]
 pub struct RowFormatter {
-    /// The puzzle texts of the lines formatted together.
-    puzzles: [Vec<u8>; LINES_AT_ONCE],
-    solution: Vec<u8>,
+    /// The lines held, the first `held` of them.
+    lines: [Held; LINES_AT_ONCE],
+    held: usize,
+    /// Each line the last flush wrote: its dedup key, and where it ends.
+    written: [(u128, usize); LINES_AT_ONCE],
     keyer: Keyer,
+}
+
+/// A line held until it is written: what it needs of its puzzle.
+#[derive(Debug, Default)]
+struct Held {
+    /// The puzzle's text.
+    puzzle: Vec<u8>,
+    /// Its solution's text.
+    solution: Vec<u8>,
+    /// The attempt that made it.
+    index: u64,
+    symmetry: Symmetry,
+    rating: Option<u32>,
+    /// Its key when the text's own hash is not its key: under canonical dedup.
+    key: Option<Key>,
 }
 
 impl RowFormatter {
     /// A formatter with empty buffers, keying puzzles under `dedup`.
     pub fn new(dedup: Dedup) -> Self {
         RowFormatter {
-            puzzles: Default::default(),
-            solution: Vec::new(),
+            lines: Default::default(),
+            held: 0,
+            written: [(0, 0); LINES_AT_ONCE],
             keyer: Keyer::new(dedup),
         }
     }
@@ -149,9 +171,49 @@ impl RowFormatter {
         2 * cells + 128
     }
 
+    /// Holds the line of `made`, produced by attempt `index`, for the next
+    /// [`RowFormatter::flush`]; true when [`LINES_AT_ONCE`] lines are held, and the next
+    /// must wait for a flush.
+    pub fn hold<S: Shape>(&mut self, made: &Puzzle<S>, index: u64) -> bool {
+        assert!(self.held < LINES_AT_ONCE, "a full formatter holds no more");
+        let line = &mut self.lines[self.held];
+        made.puzzle.write_bytes(&mut line.puzzle);
+        made.solution.write_bytes(&mut line.solution);
+        line.index = index;
+        line.symmetry = made.symmetry;
+        line.rating = made.rating;
+        line.key = self.keyer.key_apart(&made.puzzle);
+        self.held += 1;
+        self.held == LINES_AT_ONCE
+    }
+
+    /// Appends the CSV lines held, in the order they came, with their line endings, to
+    /// `bytes`, for the batch seeded `seed` (`S` the size they were held at). Returns each
+    /// line's dedup key ([`crate::dedup`]) and where it ends in `bytes`.
+    pub fn flush<S: Shape>(&mut self, seed: u64, bytes: &mut Vec<u8>) -> &[(u128, usize)] {
+        let held = std::mem::take(&mut self.held);
+        let lines = &self.lines[..held];
+        let mut hashed = [(0, 0); LINES_AT_ONCE];
+        if let Ok(all) = <&[Held; LINES_AT_ONCE]>::try_from(lines) {
+            hashed = ids_and_keys(all.each_ref().map(|line| line.puzzle.as_slice()));
+        } else {
+            for (hash, line) in hashed.iter_mut().zip(lines) {
+                *hash = id_and_key(&line.puzzle);
+            }
+        }
+        for ((line, (id, key)), written) in lines.iter().zip(hashed).zip(&mut self.written) {
+            let key = line.key.unwrap_or(Key {
+                key,
+                canon_id: None,
+            });
+            Self::write_line::<S>(line, seed, (key, id), bytes);
+            *written = (key.key, bytes.len());
+        }
+        &self.written[..held]
+    }
+
     /// Appends the CSV line of `made`, produced by attempt `index` of the batch seeded
-    /// `seed`, to `bytes`, with its line ending; returns the dedup key of its puzzle
-    /// ([`crate::dedup`]).
+    /// `seed`, to `bytes`, after any lines held; returns the dedup key of its puzzle.
     pub fn append_line<S: Shape>(
         &mut self,
         made: &Puzzle<S>,
@@ -159,55 +221,14 @@ impl RowFormatter {
         index: u64,
         bytes: &mut Vec<u8>,
     ) -> u128 {
-        let text = &mut self.puzzles[0];
-        made.puzzle.write_bytes(text);
-        let keyed = self.keyer.key_and_id(&made.puzzle, text);
-        Self::write_line(made, text, &mut self.solution, (seed, index), keyed, bytes)
+        self.hold(made, index);
+        let written = self.flush::<S>(seed, bytes);
+        written[written.len() - 1].0
     }
 
-    /// [`RowFormatter::append_line`] of each of `rows` (a puzzle and the index of the attempt
-    /// that made it), in order, their ids hashed side by side; returns each line's dedup key
-    /// and where the line ends in `bytes`.
-    pub fn append_lines<S: Shape>(
-        &mut self,
-        rows: [(&Puzzle<S>, u64); LINES_AT_ONCE],
-        seed: u64,
-        bytes: &mut Vec<u8>,
-    ) -> [(u128, usize); LINES_AT_ONCE] {
-        for ((made, _), text) in rows.iter().zip(&mut self.puzzles) {
-            made.puzzle.write_bytes(text);
-        }
-        let texts = std::array::from_fn(|k| self.puzzles[k].as_slice());
-        let keyed = self
-            .keyer
-            .keys_and_ids(rows.map(|(made, _)| &made.puzzle), texts);
-        std::array::from_fn(|k| {
-            let (made, index) = rows[k];
-            let text = &self.puzzles[k];
-            let key = Self::write_line(
-                made,
-                text,
-                &mut self.solution,
-                (seed, index),
-                keyed[k],
-                bytes,
-            );
-            (key, bytes.len())
-        })
-    }
-
-    /// Appends the line of `made`, whose puzzle's text is `text` and whose key and id are
-    /// `keyed`, made by the attempt at `(seed, index)`; returns its dedup key.
-    fn write_line<S: Shape>(
-        made: &Puzzle<S>,
-        text: &[u8],
-        solution: &mut Vec<u8>,
-        (seed, index): (u64, u64),
-        (key, id): (Key, u64),
-        bytes: &mut Vec<u8>,
-    ) -> u128 {
-        made.solution.write_bytes(solution);
-        let holes = count_of(text, b'.');
+    /// Appends `line` of the batch seeded `seed`, whose key and id are `keyed`.
+    fn write_line<S: Shape>(line: &Held, seed: u64, (key, id): (Key, u64), bytes: &mut Vec<u8>) {
+        let holes = count_of(&line.puzzle, b'.');
         let id = id_digits(id);
         let mut digits = [itoa::Buffer::new(); 5];
         let [size, holes_digits, clues, seed_digits, index_digits] = &mut digits;
@@ -216,10 +237,10 @@ impl RowFormatter {
             size.format(S::N).as_bytes(),
             holes_digits.format(holes).as_bytes(),
             clues.format(S::CELLS - holes).as_bytes(),
-            text,
-            solution,
+            &line.puzzle,
+            &line.solution,
             seed_digits.format(seed).as_bytes(),
-            index_digits.format(index).as_bytes(),
+            index_digits.format(line.index).as_bytes(),
         ];
         for (i, field) in fields.iter().enumerate() {
             if i > 0 {
@@ -227,11 +248,11 @@ impl RowFormatter {
             }
             bytes.extend_from_slice(field);
         }
-        if made.symmetry != Symmetry::None {
+        if line.symmetry != Symmetry::None {
             bytes.push(b',');
-            bytes.extend_from_slice(made.symmetry.name().as_bytes());
+            bytes.extend_from_slice(line.symmetry.name().as_bytes());
         }
-        if let Some(tenths) = made.rating {
+        if let Some(tenths) = line.rating {
             bytes.push(b',');
             bytes.extend_from_slice(tenths_text(tenths).as_bytes());
             bytes.push(b',');
@@ -242,7 +263,6 @@ impl RowFormatter {
             bytes.extend_from_slice(&canon_id);
         }
         bytes.push(b'\n');
-        key.key
     }
 }
 
@@ -554,8 +574,11 @@ mod tests {
         assert_eq!(key, crate::hash::dedup_key(&canon));
         // Lines formatted together are the lines formatted alone.
         let mut together = Vec::new();
-        let rows = [0, 1, 2, 3].map(|index| (&puzzle, index));
-        let keys = RowFormatter::new(Dedup::Canonical).append_lines(rows, 1, &mut together);
+        let mut formatter = RowFormatter::new(Dedup::Canonical);
+        let full = [0, 1, 2, 3].map(|index| formatter.hold(&puzzle, index));
+        assert_eq!(full, [false, false, false, true]);
+        let keys = formatter.flush::<Nine>(1, &mut together).to_vec();
+        assert!(formatter.flush::<Nine>(1, &mut together).is_empty());
         let mut alone = Vec::new();
         for (index, (key, end)) in keys.into_iter().enumerate() {
             let mut formatter = RowFormatter::new(Dedup::Canonical);

@@ -4,12 +4,14 @@
 //! the key is [`dedup_key`] of the puzzle's text; under [`Dedup::Canonical`] it is
 //! [`dedup_key`] of its canonical form's text ([`crate::canon`]), and the row's `canon_id`
 //! is [`crate::hash::puzzle_id`] of that text. Workers, `--resume`, `--append` and `merge`
-//! all key puzzles here, so they agree.
+//! all key puzzles here, so they agree; a worker takes a text's own key with its id, in the
+//! same pass ([`crate::hash::ids_and_keys`], which a test holds to [`dedup_key`]), and asks
+//! here only for a key apart from it ([`Keyer::key_apart`]).
 
 use crate::canon::Canonicalizer;
 use crate::config::Dedup;
 use crate::grid::Grid;
-use crate::hash::{dedup_key, ids_and_keys, puzzle_id_digits};
+use crate::hash::{dedup_key, puzzle_id_digits};
 use crate::shape::Shape;
 
 /// A puzzle's dedup key, and its `canon_id` under canonical dedup.
@@ -53,39 +55,20 @@ impl Keyer {
         }
     }
 
-    /// The key of `puzzle`, whose text is `text`, and [`crate::hash::puzzle_id`] of `text`:
-    /// [`Keyer::keys_and_ids`] of one puzzle.
-    pub fn key_and_id<S: Shape>(&mut self, puzzle: &Grid<S>, text: &[u8]) -> (Key, u64) {
-        let [keyed] = self.keys_and_ids([puzzle], [text]);
-        keyed
-    }
-
-    /// [`Keyer::key_and_id`] of `L` puzzles at once, their texts hashed side by side
-    /// ([`ids_and_keys`]).
-    pub fn keys_and_ids<S: Shape, const L: usize>(
-        &mut self,
-        puzzles: [&Grid<S>; L],
-        texts: [&[u8]; L],
-    ) -> [(Key, u64); L] {
-        let hashed = ids_and_keys(texts);
-        std::array::from_fn(|k| {
-            let (id, key) = hashed[k];
-            let key = match self.dedup {
-                Dedup::Canonical => self.key(puzzles[k]),
-                Dedup::Exact | Dedup::None => Key {
-                    key,
-                    canon_id: None,
-                },
-            };
-            (key, id)
-        })
+    /// The key of `puzzle` when it is not the hash of its own text, [`dedup_key`]: under
+    /// canonical dedup, [`Keyer::key`]; otherwise `None`. A worker hashes its rows' texts
+    /// for their ids, and their keys come with them ([`crate::hash::id_and_key`]).
+    pub fn key_apart<S: Shape>(&mut self, puzzle: &Grid<S>) -> Option<Key> {
+        match self.dedup {
+            Dedup::Canonical => Some(self.key(puzzle)),
+            Dedup::Exact | Dedup::None => None,
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hash::puzzle_id;
     use crate::shape::Nine;
 
     #[test]
@@ -112,21 +95,8 @@ mod tests {
         let canon = crate::canon::canonical(&puzzle).unwrap().to_string();
         assert_eq!(key.key, dedup_key(&canon));
         assert_eq!(key.canon_id, Some(puzzle_id_digits(&canon)));
-        // The row's id is the text's own under every mode; the key, the mode's.
-        for (keyer, want) in [(&mut exact, dedup_key(text)), (&mut canonical, key.key)] {
-            let (both, id) = keyer.key_and_id(&puzzle, text.as_bytes());
-            assert_eq!((both.key, id), (want, puzzle_id(text)));
-            assert_eq!(both, keyer.key(&puzzle));
-            let moved_text = moved.to_string();
-            let together =
-                keyer.keys_and_ids([&puzzle, &moved], [text.as_bytes(), moved_text.as_bytes()]);
-            assert_eq!(
-                together,
-                [
-                    (keyer.key(&puzzle), puzzle_id(text)),
-                    (keyer.key(&moved), puzzle_id(&moved_text))
-                ]
-            );
-        }
+        // Under exact dedup the text's own hash is the key; under canonical, the form's.
+        assert_eq!(exact.key_apart(&puzzle), None);
+        assert_eq!(canonical.key_apart(&puzzle), Some(key));
     }
 }

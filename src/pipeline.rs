@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use rayon::ThreadPool;
 use serde::{Deserialize, Serialize};
 
-use crate::attempt::{Generator, Puzzle, Stopped};
+use crate::attempt::{Generator, Stopped};
 use crate::bank::{BankWriter, LINES_AT_ONCE, RowFormatter};
 use crate::config::{Dedup, Job};
 use crate::hash::KeySet;
@@ -117,8 +117,9 @@ impl Chunk {
             work: Work::default(),
             stopped: false,
         };
-        // Successes whose lines wait to be formatted together, with their attempts' places.
-        let mut waiting = Vec::with_capacity(LINES_AT_ONCE);
+        // The places of the attempts whose lines the formatter holds, in order.
+        let mut waiting = [0; LINES_AT_ONCE];
+        let mut held = 0;
         for position in positions {
             let mut work = Work::default();
             let index = job.shard.index_at(position);
@@ -131,48 +132,43 @@ impl Chunk {
                 chunk.stopped = true;
                 break;
             };
-            if let Some(made) = made {
-                waiting.push(((made, index), chunk.lines.len()));
+            let mut full = false;
+            if let Some(made) = &made {
+                waiting[held] = chunk.lines.len();
+                held += 1;
+                full = formatter.hold(made, index);
             }
             chunk.lines.push(None);
             chunk.works.push(work);
-            if waiting.len() == LINES_AT_ONCE {
-                chunk.format(&waiting, job.seed, formatter, clock);
-                waiting.clear();
+            if full {
+                chunk.format::<S>(&waiting[..held], job.seed, formatter, clock);
+                held = 0;
             }
         }
-        chunk.format(&waiting, job.seed, formatter, clock);
+        chunk.format::<S>(&waiting[..held], job.seed, formatter, clock);
         chunk.work = chunk.works.iter().copied().sum();
         chunk
     }
 
-    /// Appends the lines of the `waiting` successes (each with its attempt's place) and
+    /// Writes the lines `formatter` holds, made by the attempts at places `waiting`, and
     /// records them for their attempts, the time it took in the last one's work. The time
     /// before it, since the clock's last lap, goes to that attempt's fill time: unrated
     /// complete grids leave their fills on the clock ([`Generator::attempt_until`]), so
     /// one reading times four of them.
     fn format<S: Shape>(
         &mut self,
-        waiting: &[((Puzzle<S>, u64), usize)],
+        waiting: &[usize],
         seed: u64,
         formatter: &mut RowFormatter,
         clock: &mut Clock,
     ) {
-        let Some(&(_, last)) = waiting.last() else {
+        let Some(&last) = waiting.last() else {
             return;
         };
         self.works[last].fill_nanos += clock.lap();
-        if let Ok(rows) = <&[_; LINES_AT_ONCE]>::try_from(waiting) {
-            let rows = rows.each_ref().map(|((made, index), _)| (made, *index));
-            let lines = formatter.append_lines(rows, seed, &mut self.bytes);
-            for (line, &(_, at)) in lines.into_iter().zip(waiting) {
-                self.lines[at] = Some(line);
-            }
-        } else {
-            for &((ref made, index), at) in waiting {
-                let key = formatter.append_line(made, seed, index, &mut self.bytes);
-                self.lines[at] = Some((key, self.bytes.len()));
-            }
+        let lines = formatter.flush::<S>(seed, &mut self.bytes);
+        for (&line, &at) in lines.iter().zip(waiting) {
+            self.lines[at] = Some(line);
         }
         self.works[last].format_nanos += clock.lap();
     }
