@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use rayon::ThreadPool;
 use serde::{Deserialize, Serialize};
 
-use crate::attempt::{Generator, Stopped};
+use crate::attempt::Generator;
 use crate::bank::{BankWriter, LINES_AT_ONCE, RowFormatter};
 use crate::config::{Dedup, Job};
 use crate::hash::KeySet;
@@ -123,17 +123,19 @@ impl Chunk {
         for position in positions {
             let mut work = Work::default();
             let index = job.shard.index_at(position);
-            let made = if stop.load(Ordering::Relaxed) {
-                Err(Stopped)
-            } else {
-                generator.attempt_until(job.seed, index, &mut work, clock, stop)
-            };
-            let Ok(made) = made else {
+            if stop.load(Ordering::Relaxed) {
+                chunk.stopped = true;
+                break;
+            }
+            // Read where it was returned: moved out first, each puzzle took a call to
+            // `memcpy`.
+            let made = generator.attempt_until(job.seed, index, &mut work, clock, stop);
+            let Ok(made) = &made else {
                 chunk.stopped = true;
                 break;
             };
             let mut full = false;
-            if let Some(made) = &made {
+            if let Some(made) = made {
                 waiting[held] = chunk.lines.len();
                 held += 1;
                 full = formatter.hold(made, index);
