@@ -301,10 +301,16 @@ impl<S: Banded> State<S> {
                 let at = singles.trailing_zeros() as usize;
                 singles &= singles - 1;
                 let bit = 1 << at;
-                // An earlier single of this pass may have taken this cell's last digit.
-                let Some(d) = (0..S::N).find(|&d| self.cand[S::N * b + d] & bit != 0) else {
+                // The cell's one digit, gathered from every entry of the band: a search
+                // that stops at it mispredicts where it stops. An earlier single of this
+                // pass may have taken that digit.
+                let digits = (0..S::N).fold(0u32, |digits, d| {
+                    digits | ((self.cand[S::N * b + d] >> at & 1) as u32) << d
+                });
+                if digits == 0 {
                     return Err(Unsolvable);
-                };
+                }
+                let d = digits.trailing_zeros() as usize;
                 if self.open[b] & bit != 0 {
                     // The other digits had left the cell: placing it clears none of them.
                     self.place_only(Self::WIDTH * b + at, d);
