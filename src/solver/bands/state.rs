@@ -197,22 +197,24 @@ impl<S: Banded> State<S> {
     }
 
     /// Recomputes changed entries until none changes, in passes over the entries dirty as
-    /// each pass begins, a band at a time: the code for each band is written out with the
-    /// band a constant, and the rules reach the same state in any order. The dirty bits
-    /// stay in a register meanwhile: kept in the state, each update waited for the last
-    /// one's writes to them.
+    /// each pass begins; the rules reach the same state in any order. On 9×9 a pass goes a
+    /// band at a time, the code for each band written out with the band a constant. On
+    /// 16×16 it is one loop over all four bands' entries: the end of each band's loop
+    /// mispredicted, and 16×16 minimal digs came 1.04–1.07× as fast with one loop (on 9×9,
+    /// 17-clue counts took 1.018× the time). The dirty bits stay in a register meanwhile:
+    /// kept in the state, each update waited for the last one's writes to them.
     #[inline]
     fn settle(&mut self) -> Result<(), Unsolvable> {
         let (mut dirty, mut unruled) = (self.dirty, 0);
         let mut settle = || {
             while dirty != 0 {
                 let todo = dirty;
-                // The banded sizes have three bands or four.
-                self.settle_band(0, todo, &mut dirty, &mut unruled)?;
-                self.settle_band(1, todo, &mut dirty, &mut unruled)?;
-                self.settle_band(2, todo, &mut dirty, &mut unruled)?;
                 if S::BOX == 4 {
-                    self.settle_band(3, todo, &mut dirty, &mut unruled)?;
+                    self.settle_entries(todo, &mut dirty, &mut unruled)?;
+                } else {
+                    self.settle_band(0, todo, &mut dirty, &mut unruled)?;
+                    self.settle_band(1, todo, &mut dirty, &mut unruled)?;
+                    self.settle_band(2, todo, &mut dirty, &mut unruled)?;
                 }
             }
             Ok(())
@@ -245,6 +247,25 @@ impl<S: Banded> State<S> {
             todo &= todo - 1;
             *dirty &= !(1 << i);
             let d = i - S::N * b;
+            *unruled |= 1 << d;
+            *dirty |= self.update(b, d)?;
+        }
+        Ok(())
+    }
+
+    /// [`State::settle_band`] for the entries of every band in `todo`, in one loop.
+    #[inline(always)]
+    fn settle_entries(
+        &mut self,
+        mut todo: u64,
+        dirty: &mut u64,
+        unruled: &mut u32,
+    ) -> Result<(), Unsolvable> {
+        while todo != 0 {
+            let i = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            *dirty &= !(1 << i);
+            let (b, d) = (i / S::N, i % S::N);
             *unruled |= 1 << d;
             *dirty |= self.update(b, d)?;
         }
