@@ -117,7 +117,13 @@ impl<S: Banded> State<S> {
     /// The candidates of `cell` as a digit mask (bit `d - 1` for digit `d`).
     #[inline]
     pub(super) fn digits_of(&self, cell: usize) -> u32 {
-        let (b, at) = (cell / Self::WIDTH, cell % Self::WIDTH);
+        self.digits_at(cell / Self::WIDTH, cell % Self::WIDTH)
+    }
+
+    /// [`State::digits_of`] the cell at place `at` of band `b`: gathered from every entry of
+    /// the band, without a branch.
+    #[inline(always)]
+    fn digits_at(&self, b: usize, at: usize) -> u32 {
         (0..S::N).fold(0, |mask, d| {
             mask | ((self.cand[S::N * b + d] >> at & 1) as u32) << d
         })
@@ -330,12 +336,9 @@ impl<S: Banded> State<S> {
                 let at = singles.trailing_zeros() as usize;
                 singles &= singles - 1;
                 let bit = 1 << at;
-                // The cell's one digit, gathered from every entry of the band: a search
-                // that stops at it mispredicts where it stops. An earlier single of this
-                // pass may have taken that digit.
-                let digits = (0..S::N).fold(0u32, |digits, d| {
-                    digits | ((self.cand[S::N * b + d] >> at & 1) as u32) << d
-                });
+                // The cell's one digit, gathered: a search that stops at it mispredicts
+                // where it stops. An earlier single of this pass may have taken that digit.
+                let digits = self.digits_at(b, at);
                 if digits == 0 {
                     return Err(Unsolvable);
                 }
