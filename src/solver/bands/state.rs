@@ -178,7 +178,11 @@ impl<S: Banded> State<S> {
     }
 
     /// Recomputes the entry of band `b` and digit `d + 1` after a change (see the module
-    /// docs); returns the dirty bits of the entries that changed in turn.
+    /// docs), and puts the digit in every open cell left alone on its row; returns the dirty
+    /// bits of the entries that changed in turn. A 9×9 pass updates each entry so; a 16×16
+    /// pass takes the two halves apart ([`State::refine`], [`State::place_lone`]; see
+    /// [`State::settle_entries`]). Written out here rather than calling them: so called,
+    /// the 9×9 propagation compiled otherwise and 17-clue counts took 1.017× the time.
     #[inline(always)]
     fn update(&mut self, b: usize, d: usize) -> Result<u64, Unsolvable> {
         let i = S::N * b + d;
@@ -194,20 +198,42 @@ impl<S: Banded> State<S> {
         self.open[b] &= !placed;
         let col = Self::columns(Self::fold_distinct(placed));
         let mut dirty = 0;
-        if S::BOX == 4 {
-            // 16×16 reads the band from the entry (see `settle`): the other three bands
-            // are counted on from it, as a branch on each band mispredicted.
-            for k in 1..4 {
-                dirty |= self.clear(S::N * ((b + k) & 3) + d, col);
-            }
-        } else {
-            for other in 0..S::BOX {
-                if other != b {
-                    dirty |= self.clear(S::N * other + d, col);
-                }
+        for other in 0..S::BOX {
+            if other != b {
+                dirty |= self.clear(S::N * other + d, col);
             }
         }
         Ok(dirty | self.clear_others(b, d, placed))
+    }
+
+    /// The first half of [`State::update`]: narrows the entry of band `b` and digit `d + 1`
+    /// to the cells its permutations allow; returns the open cells left alone on their
+    /// rows, where the digit must go.
+    #[inline(always)]
+    fn refine(&mut self, b: usize, d: usize) -> Result<u64, Unsolvable> {
+        let i = S::N * b + d;
+        let cand = S::allowed_in(self.cand[i]);
+        if cand == 0 {
+            return Err(Unsolvable);
+        }
+        self.cand[i] = cand;
+        Ok(S::lone_rows(cand) & self.open[b])
+    }
+
+    /// The second half of [`State::update`]: puts digit `d + 1` in the cells `placed` of
+    /// band `b` (one a row, in distinct boxes), clearing their columns in the other bands
+    /// and their other digits; returns the dirty bits of the entries that changed. The
+    /// other bands are counted on from `b`, without a branch on each band: with one,
+    /// 16×16 minimal digs came 0.97× as fast.
+    #[inline(always)]
+    fn place_lone(&mut self, b: usize, d: usize, placed: u64) -> u64 {
+        self.open[b] &= !placed;
+        let col = Self::columns(Self::fold_distinct(placed));
+        let mut dirty = 0;
+        for k in 1..S::BOX {
+            dirty |= self.clear(S::N * ((b + k) % S::BOX) + d, col);
+        }
+        dirty | self.clear_others(b, d, placed)
     }
 
     /// Recomputes changed entries until none changes, in passes over the entries dirty as
@@ -267,7 +293,15 @@ impl<S: Banded> State<S> {
         Ok(())
     }
 
-    /// [`State::settle_band`] for the entries of every band in `todo`, in one loop.
+    /// [`State::settle_band`] for the entries of every band in `todo`, in one loop, and in
+    /// two halves: it refines every entry first ([`State::refine`]), noting those that
+    /// place, and then places them ([`State::place_lone`]). Whether an entry places could
+    /// not be foretold, and a branch on it at each update mispredicted; the end of the
+    /// second loop mispredicts once a pass instead. An entry that a placement of the second
+    /// loop changed before its own turn waits for the next pass (it is dirty again): its
+    /// lone cells may have gone. 16×16 minimal digs came 1.05× as fast, and digs to 150
+    /// holes 1.07×, for more updates in all (16% more instructions); 9×9 counts and digs
+    /// were slower so (17-clue counts 1.06× the time).
     #[inline(always)]
     fn settle_entries(
         &mut self,
@@ -275,13 +309,25 @@ impl<S: Banded> State<S> {
         dirty: &mut u64,
         unruled: &mut u32,
     ) -> Result<(), Unsolvable> {
+        let mut placing = 0u64;
         while todo != 0 {
             let i = todo.trailing_zeros() as usize;
             todo &= todo - 1;
             *dirty &= !(1 << i);
             let (b, d) = (i / S::N, i % S::N);
             *unruled |= 1 << d;
-            *dirty |= self.update(b, d)?;
+            let placed = self.refine(b, d)?;
+            placing |= ((placed != 0) as u64) << i;
+        }
+        while placing != 0 {
+            let i = placing.trailing_zeros() as usize;
+            placing &= placing - 1;
+            if *dirty >> i & 1 != 0 {
+                continue;
+            }
+            let (b, d) = (i / S::N, i % S::N);
+            let placed = S::lone_rows(self.cand[i]) & self.open[b];
+            *dirty |= self.place_lone(b, d, placed);
         }
         Ok(())
     }
