@@ -299,9 +299,9 @@ impl<S: Banded> State<S> {
     /// not be foretold, and a branch on it at each update mispredicted; the end of the
     /// second loop mispredicts once a pass instead. An entry that a placement of the second
     /// loop changed before its own turn waits for the next pass (it is dirty again): its
-    /// lone cells may have gone. 16×16 minimal digs came 1.05× as fast, and digs to 150
-    /// holes 1.07×, for more updates in all (16% more instructions); 9×9 counts and digs
-    /// were slower so (17-clue counts 1.06× the time).
+    /// lone cells may have gone. 16×16 minimal digs came 1.04–1.05× as fast, digs to 150
+    /// holes 1.04–1.07× and fills 0.97×, for more updates in all (14% more instructions);
+    /// 9×9 counts and digs were slower so (17-clue counts 1.06× the time).
     #[inline(always)]
     fn settle_entries(
         &mut self,
