@@ -448,7 +448,8 @@ pub(super) fn fit<S: Shape>(puzzle: &Grid<S>, band: Band) -> Result<Fit, Grid<S>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rating::{Level as BandLevel, fit_by_path};
+    use crate::rating::Level as BandLevel;
+    use crate::rating::band::fit_by_path;
     use crate::shape::{Four, Nine};
     use rand::Rng;
 
