@@ -26,10 +26,11 @@
 //! Levels follow the Sudoku Exchange bank: easy < 1.5 ≤ medium < 2.5 ≤ hard < 5.0 ≤
 //! diabolical (and every unfinished puzzle).
 //!
-//! Here is the path itself; `scale.rs` holds the techniques and their ratings,
-//! `techniques/` finds their steps, `closure.rs` the placements' closure (every step rated
-//! 2.5 or below), `fruitless.rs` and `templates.rs` what a path need not search again, and
-//! `band.rs` the levels and bands, with `singles.rs`, the first look a band takes on 9×9.
+//! This file takes the path. The techniques and their ratings are in `scale.rs`, the
+//! searches for their steps in `techniques/`, the closure of the placements (every step
+//! rated 2.5 or below) in `closure.rs`, and what a path need not search again in
+//! `fruitless.rs` and `templates.rs`. Levels and bands are in `band.rs`, with `singles.rs`,
+//! the first look a band takes at a 9×9 puzzle.
 
 use crate::error::Unsolvable;
 use crate::grid::Grid;
