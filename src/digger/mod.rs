@@ -2,7 +2,7 @@
 //!
 //! Cells are visited in an order drawn from the attempt's stream. A removal stands when no
 //! solution puts another digit in the emptied cell — one search with the old digit excluded
-//! (see [`Engine::has_solution_without`]). Three cheaper checks settle most removals first,
+//! (see [`Engine::has_solution_without`]). Four cheaper checks settle most removals first,
 //! each giving exactly the answer the search would, so they change the speed of a dig and
 //! never its result:
 //!
@@ -20,6 +20,12 @@
 //!   A set a top-down search reveals holds the clue that stayed and no other, so it serves
 //!   the swaps below and never a later top-down test: a minimal dig, which takes no swap,
 //!   does not keep them.
+//! - *propagated*: where the engine takes a base ([`Engine::prepared_cells`]), the dig has
+//!   it propagate the puzzle less the next cells it will test, once, before the first of
+//!   their tests. A cell that propagation places has its digit in every solution of that
+//!   base, and so of every puzzle the dig reaches before it, which holds the base's clues:
+//!   its removal stands. 9×9 digs to 55 holes so run 13.6 searches a puzzle against 21.1,
+//!   16×16 digs to 150 holes 29.3 against 60.4.
 //!
 //! A search may be given a budget of branches ([`Shape::REMOVAL_BUDGET`]): a clue whose
 //! search runs out of it stays, as if the removal had failed, and nothing is remembered. The
@@ -331,10 +337,10 @@ impl<S: Shape> Digger<S> {
             let stands = naked
                 || places.hidden_single::<S>(cell, digit)
                 || self.witness(&dug.clues, cell).is_none() && {
-                    if E::PREPARED_CELLS > 0 && at >= prepared {
-                        prepared = Self::prepare(job, &dug.puzzle, order.as_ref(), at);
+                    if E::prepared_cells(dug.holes) > 0 && at >= prepared {
+                        prepared = Self::prepare(job, &dug, order.as_ref(), at);
                     }
-                    self.removable(job, &mut dug.puzzle, cell)
+                    job.solver.base_places(cell) || self.removable(job, &mut dug.puzzle, cell)
                 };
             if stands {
                 dug.empty(cell);
@@ -350,17 +356,17 @@ impl<S: Shape> Digger<S> {
     }
 
     /// Prepares the engine's removal tests ([`Engine::prepare_tests`]) of the cells from
-    /// `order[at]` on, with `puzzle` less the next [`Engine::PREPARED_CELLS`] of them as
+    /// `order[at]` on, with the puzzle less the next [`Engine::prepared_cells`] of them as
     /// the base: every puzzle the dig tests until then holds its clues. Returns where
     /// those cells end.
     fn prepare<E: Engine<S>, R: RngCore>(
         job: &mut Job<'_, S, E, R>,
-        puzzle: &Grid<S>,
+        dug: &Dug<S>,
         order: &[u16],
         at: usize,
     ) -> usize {
-        let end = (at + E::PREPARED_CELLS).min(order.len());
-        let mut base = *puzzle;
+        let end = (at + E::prepared_cells(dug.holes)).min(order.len());
+        let mut base = dug.puzzle;
         for &cell in &order[at..end] {
             base.set(cell as usize, 0);
         }

@@ -63,8 +63,12 @@ pub trait Engine<S: Shape>: Send + std::fmt::Debug {
     ) -> Option<bool>;
 
     /// How many of the cells a dig will test next its base for [`Engine::prepare_tests`]
-    /// should leave out; 0 when the engine does not use a base.
-    const PREPARED_CELLS: usize = 0;
+    /// should leave out, when the dig has emptied `holes` cells so far; 0 when the engine
+    /// does not use a base.
+    fn prepared_cells(holes: usize) -> usize {
+        let _ = holes;
+        0
+    }
 
     /// Lets the removal tests that follow begin from what propagation makes of `base`, a
     /// puzzle every clue of which their puzzles hold, rather than from their own clues:
@@ -73,6 +77,16 @@ pub trait Engine<S: Shape>: Send + std::fmt::Debug {
     /// no search: propagation reaches the same state either way.
     fn prepare_tests(&mut self, base: &Grid<S>) {
         let _ = base;
+    }
+
+    /// True when propagating the base of the last [`Engine::prepare_tests`] placed `cell`,
+    /// a cell the base lacks. Every puzzle that holds the base's clues then has that digit
+    /// in `cell` in each of its solutions, so emptying `cell` in such a puzzle, unique
+    /// before, leaves it unique: its removal stands without a search. False when there is
+    /// no base (as for engines without one).
+    fn base_places(&self, cell: usize) -> bool {
+        let _ = cell;
+        false
     }
 
     /// Completes `puzzle` with digits chosen by `branching`, giving up after `budget`

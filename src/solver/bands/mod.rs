@@ -23,10 +23,11 @@
 //! nothing once the engine has warmed up. A removal test begins from the start state of the
 //! puzzle the last one was given, when only a few cells changed since (a dig's tests come a
 //! few clues apart): each changed cell rebuilds one or two digits' entries, where building
-//! the start state from the clues builds all of them. On 16×16 a dig goes further: it has
+//! the start state from the clues builds all of them. A top-down dig goes further: it has
 //! the engine propagate, once, its puzzle less the next cells it will test, and each of
 //! those tests places its few other clues on that state and propagates from there
-//! ([`Engine::prepare_tests`]). [`Generic`](super::Generic) is the reference this engine is
+//! ([`Engine::prepare_tests`]); a cell that propagation places needs no test at all
+//! ([`Engine::base_places`]). [`Generic`](super::Generic) is the reference this engine is
 //! tested against.
 
 mod start;
@@ -283,13 +284,24 @@ impl<S: Banded> Engine<S> for Bands<S> {
             .found_any()
     }
 
-    const PREPARED_CELLS: usize = S::PREPARED_CELLS;
+    /// [`Banded::PREPARED_CELLS`], and more for a puzzle with fewer holes than
+    /// [`Banded::WIDER_BELOW`]: half the difference.
+    fn prepared_cells(holes: usize) -> usize {
+        S::PREPARED_CELLS.max(S::WIDER_BELOW.saturating_sub(holes) / 2)
+    }
 
     fn prepare_tests(&mut self, base: &Grid<S>) {
         self.base = Self::start(base).ok().and_then(|mut state| {
             state.propagate(true).ok()?;
             Some((*base, state))
         });
+    }
+
+    fn base_places(&self, cell: usize) -> bool {
+        let width = State::<S>::WIDTH;
+        self.base.as_ref().is_some_and(|(base, state)| {
+            base.get(cell) == 0 && state.open[cell / width] >> (cell % width) & 1 == 0
+        })
     }
 
     fn complete(
@@ -388,5 +400,52 @@ mod tests {
     fn differences_come_from_the_masks() {
         differences_from_masks::<Nine>();
         differences_from_masks::<Sixteen>();
+    }
+
+    /// A cell the propagation of a prepared base places is one that no puzzle holding the
+    /// base's clues can take another digit in, by the reference engine: its removal stands.
+    /// Cells the base holds, or an engine with no base, never count as placed.
+    fn base_places_settled_cells<S: Banded>() {
+        use crate::solver::Generic;
+        use rand::Rng;
+        let mut rng = crate::rng::attempt_rng(13, S::N as u64);
+        let mut engine = Bands::<S>::new();
+        let mut reference = Generic::<S>::new();
+        let solution = a_grid::<S>();
+        assert!((0..S::CELLS).all(|cell| !engine.base_places(cell)));
+        let (mut placed, mut open) = (0, 0);
+        for _ in 0..40 {
+            let mut base = solution;
+            for _ in 0..rng.random_range(S::CELLS / 2..S::CELLS) {
+                base.set(rng.random_range(0..S::CELLS), 0);
+            }
+            engine.prepare_tests(&base);
+            for cell in 0..S::CELLS {
+                if base.get(cell) != 0 {
+                    assert!(!engine.base_places(cell));
+                } else if engine.base_places(cell) {
+                    // A puzzle between the base and the grid, less the cell.
+                    let mut puzzle = base;
+                    for other in 0..S::CELLS {
+                        if other != cell && rng.random_bool(0.5) {
+                            puzzle.set(other, solution.get(other));
+                        }
+                    }
+                    let digit = solution.get(cell);
+                    let mut ascending = Ascending;
+                    assert!(!reference.has_solution_without(&puzzle, cell, digit, &mut ascending));
+                    placed += 1;
+                } else {
+                    open += 1;
+                }
+            }
+        }
+        assert!(placed > 100 && open > 100, "{placed} placed, {open} open");
+    }
+
+    #[test]
+    fn cells_a_base_places_keep_their_digit() {
+        base_places_settled_cells::<Nine>();
+        base_places_settled_cells::<Sixteen>();
     }
 }

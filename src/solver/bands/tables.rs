@@ -54,14 +54,25 @@ pub trait Banded: Shape {
     /// make poorer unavoidable sets for the swaps: 60 holes came 25% slower.
     const STEER_TESTS: bool;
 
-    /// [`Engine::PREPARED_CELLS`](crate::solver::Engine::PREPARED_CELLS) for the size:
-    /// whether removal tests begin from the propagated state of a puzzle that lacks the
-    /// next cells a dig tests, and how many. A 16×16 dig to 150 holes then took 20–23%
-    /// fewer instructions and came 40% faster (eight cells; four and sixteen did less); its
-    /// minimal digs, where searches rather than their starts cost most, were level. On 9×9
-    /// the base cost more than it saved: 55-hole digs took 1.7% more instructions with
-    /// eight cells, 2.3% more with four.
+    /// The fewest of the next cells a dig tests that its base for
+    /// [`Engine::prepare_tests`](crate::solver::Engine::prepare_tests) lacks. Removal tests
+    /// begin from the base's propagated state, and cells that propagation places stand
+    /// without a test ([`Engine::base_places`](crate::solver::Engine::base_places)).
+    ///
+    /// Begun from the base alone, a 16×16 dig to 150 holes took 20–23% fewer instructions
+    /// and came 40% faster (eight cells; four and sixteen did less); on 9×9 the base cost
+    /// more than it saved (55-hole digs 1.7% more instructions with eight cells). With the
+    /// cells it places settled too, 9×9 digs to 55 holes ran 12.6 searches a puzzle
+    /// against 21.1, and took 5.7% fewer instructions with five cells (4.9% with four,
+    /// 5.4% with six, 3.3% with eight); 16×16 digs to 150 holes ran 26.5 against 60.4.
     const PREPARED_CELLS: usize;
+
+    /// Below this many holes, a base lacks more cells: half the difference, where that is
+    /// more than [`Banded::PREPARED_CELLS`]. The fewer the holes, the more of the base's
+    /// cells its propagation places. With it, 9×9 digs to 55 holes took 3.2% fewer
+    /// instructions again (56; 48 and 64 did less), and 16×16 digs to 150 holes 10–12% (150;
+    /// 110 and 170 did less).
+    const WIDER_BELOW: usize;
 
     /// The columns of a set of boxes of a band (bit `j` for box `j`), as an `N`-bit row.
     fn box_columns(boxes: usize) -> u64;
@@ -270,7 +281,8 @@ impl Banded for Nine {
     type Bands = [u64; 27];
     const LONG_SEARCHES: bool = false;
     const STEER_TESTS: bool = false;
-    const PREPARED_CELLS: usize = 0;
+    const PREPARED_CELLS: usize = 5;
+    const WIDER_BELOW: usize = 56;
 
     fn bands(value: u64) -> Self::Bands {
         [value; 27]
@@ -314,6 +326,7 @@ impl Banded for Sixteen {
     const LONG_SEARCHES: bool = true;
     const STEER_TESTS: bool = true;
     const PREPARED_CELLS: usize = 8;
+    const WIDER_BELOW: usize = 150;
 
     fn bands(value: u64) -> Self::Bands {
         [value; 64]
