@@ -25,7 +25,8 @@
 //!   their tests. A cell that propagation places has its digit in every solution of that
 //!   base, and so of every puzzle the dig reaches before it, which holds the base's clues:
 //!   its removal stands. 9×9 digs to 55 holes so run 13.6 searches a puzzle against 21.1,
-//!   16×16 digs to 150 holes 29.3 against 60.4.
+//!   16×16 digs to 150 holes 29.3 against 60.4. Digs by orbits ([`Digger::dig_orbits`])
+//!   take the same check, an orbit at a time.
 //!
 //! A search may be given a budget of branches ([`Shape::REMOVAL_BUDGET`]): a clue whose
 //! search runs out of it stays, as if the removal had failed, and nothing is remembered. The
@@ -244,7 +245,11 @@ impl<S: Shape> Digger<S> {
 
     /// Digs `solution` by whole orbits of `orbits`, visited once each in an order drawn from
     /// `rng`, emptying an orbit when the puzzle stays unique and the target is not passed;
-    /// returns the puzzle, which has the target's holes or is as far as the order got.
+    /// returns the puzzle, which has the target's holes or is as far as the order got. An
+    /// orbit whose every cell the propagation of a base places (the puzzle less the next
+    /// orbits, [`Engine::prepared_cells`] of their cells or a few more) goes without a
+    /// search, as in a top-down dig: 9×9 `rot180` digs to 50 holes ran 24.1 searches a
+    /// puzzle against 88.7, and came 1.6× as fast.
     pub fn dig_orbits<E: Engine<S>, R: RngCore>(
         &mut self,
         solver: &mut E,
@@ -262,28 +267,50 @@ impl<S: Shape> Digger<S> {
         shuffle(rng, order);
         let mut puzzle = *solution;
         let mut dug = 0;
-        for &k in order.iter() {
+        // The end of the orbits the engine's prepared base lacks, as in a top-down dig.
+        let mut prepared = 0;
+        for (at, &k) in order.iter().enumerate() {
             let orbit = orbits.orbit(k as usize);
             if dug + orbit.len() > holes {
                 continue;
             }
+            let wanted = E::prepared_cells(dug);
+            if wanted > 0 && at >= prepared {
+                let mut base = puzzle;
+                let mut lacking = 0;
+                prepared = at;
+                while prepared < order.len() && lacking < wanted {
+                    for &cell in orbits.orbit(order[prepared] as usize) {
+                        base.set(cell as usize, 0);
+                        lacking += 1;
+                    }
+                    prepared += 1;
+                }
+                solver.prepare_tests(&base);
+            }
             for &cell in orbit {
                 puzzle.set(cell as usize, 0);
             }
-            *tests += 1;
-            let unique = match orbit {
-                // Any other solution differs in the emptied cell.
-                &[cell] => {
-                    let cell = cell as usize;
-                    !solver.has_solution_without(
-                        &puzzle,
-                        cell,
-                        solution.get(cell),
-                        &mut Toward(solution),
-                    )
-                }
-                _ => solver.count_solutions(&puzzle, 2) == 1,
-            };
+            // Placed by the base's propagation, every cell of the orbit keeps its digit in
+            // every solution: the puzzle stays unique without a search.
+            let placed = orbit.iter().all(|&cell| solver.base_places(cell as usize));
+            if !placed {
+                *tests += 1;
+            }
+            let unique = placed
+                || match orbit {
+                    // Any other solution differs in the emptied cell.
+                    &[cell] => {
+                        let cell = cell as usize;
+                        !solver.has_solution_without(
+                            &puzzle,
+                            cell,
+                            solution.get(cell),
+                            &mut Toward(solution),
+                        )
+                    }
+                    _ => solver.count_solutions(&puzzle, 2) == 1,
+                };
             if unique {
                 dug += orbit.len();
                 if dug == holes {
@@ -564,6 +591,7 @@ mod tests {
     use crate::rng::attempt_rng;
     use crate::shape::{Four, Nine, Sixteen};
     use crate::solver::Solver;
+    use crate::symmetry::Symmetry;
 
     /// `puzzle` has `holes` holes and, by the reference engine, exactly one solution:
     /// `solution`, whose clues it shows.
@@ -670,6 +698,49 @@ mod tests {
         shortcuts_change_nothing::<Nine>(55, 100);
         shortcuts_change_nothing::<Nine>(58, 300);
         shortcuts_change_nothing::<Sixteen>(150, 3);
+    }
+
+    /// A dig by orbits with the size's engine, which skips the searches of orbits its
+    /// bases place, empties the same orbits as one with the reference engine, which has no
+    /// base and searches every orbit; with fewer searches.
+    fn orbit_shortcuts_change_nothing<S: Shape>(symmetry: Symmetry, holes: usize, attempts: u64) {
+        let orbits = Orbits::new(symmetry, S::N);
+        let mut solver = Solver::<S>::new();
+        let mut reference = crate::solver::Generic::<S>::new();
+        let mut digger = Digger::<S>::new();
+        let (mut tests, mut searches, mut reached) = (0, 0, 0);
+        for index in 0..attempts {
+            let mut rng = attempt_rng(8, index);
+            let (solution, _) = fill(&mut solver, &mut rng);
+            let (mut a, mut b) = (rng.clone(), rng);
+            let fast =
+                digger.dig_orbits(&mut solver, &solution, &orbits, holes, &mut a, &mut tests);
+            let searched = digger.dig_orbits(
+                &mut reference,
+                &solution,
+                &orbits,
+                holes,
+                &mut b,
+                &mut searches,
+            );
+            assert_eq!(fast, searched);
+            reached += (fast.holes() == holes) as u32;
+        }
+        assert!(
+            reached > 0,
+            "no dig by {symmetry} orbits reached {holes} holes"
+        );
+        assert!(
+            2 * tests < searches,
+            "{tests} searches with shortcuts, {searches} without"
+        );
+    }
+
+    #[test]
+    fn orbit_shortcuts_give_the_searched_answer() {
+        orbit_shortcuts_change_nothing::<Nine>(Symmetry::Rot180, 50, 40);
+        orbit_shortcuts_change_nothing::<Nine>(Symmetry::Mirror, 48, 40);
+        orbit_shortcuts_change_nothing::<Sixteen>(Symmetry::Rot180, 130, 2);
     }
 
     /// Digs to `holes` with removal tests of at most `budget` branches keep exactly one
