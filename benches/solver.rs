@@ -1,4 +1,5 @@
-//! Solver, canonical forms, fill and dig, ratings; single thread, per size.
+//! Solver, canonical forms, fill and dig (top-down and by orbits), ratings; single thread,
+//! per size.
 //!
 //! Count-to-2 runs over the public sets in `../shared/data` (easy 17-clue and hard SE 11+
 //! puzzles kept apart); answers are checked once outside the timed loop.
@@ -12,6 +13,7 @@ use sudoku_bank::digger::Digger;
 use sudoku_bank::rating::{placement_rating, rate};
 use sudoku_bank::rng::attempt_rng;
 use sudoku_bank::stats::Work;
+use sudoku_bank::symmetry::{Orbits, Symmetry};
 use sudoku_bank::{
     Engine, Generator, Grid, Holes, Nine, Shape, Sixteen, Solver, TwentyFive, generator,
 };
@@ -116,6 +118,40 @@ fn dig_one<S: Shape>(c: &mut Criterion, label: &str, holes: Holes) {
     group.finish();
 }
 
+/// Digs a cycle of 64 filled grids by the orbits of `symmetry` toward `holes`, one grid per
+/// iteration, as `--symmetry` does; a dig that stops short counts too (`generate` then digs
+/// again, in another order or from another grid).
+fn dig_orbits_one<S: Shape>(c: &mut Criterion, label: &str, symmetry: Symmetry, holes: usize) {
+    let mut group = c.benchmark_group("dig_orbits");
+    group.throughput(Throughput::Elements(1));
+    let mut solver = Solver::<S>::new();
+    let mut digger = Digger::<S>::new();
+    let orbits = Orbits::new(symmetry, S::N);
+    let grids: Vec<_> = (0..64)
+        .map(|i| generator::fill(&mut solver, &mut attempt_rng(2, i)).0)
+        .collect();
+    let mut index = 0;
+    group.bench_function(
+        BenchmarkId::new(format!("{label}_{symmetry}"), holes),
+        |b| {
+            b.iter(|| {
+                index += 1;
+                let grid = &grids[index as usize % grids.len()];
+                let (mut rng, mut tests) = (attempt_rng(3, index), 0);
+                black_box(digger.dig_orbits(
+                    &mut solver,
+                    grid,
+                    &orbits,
+                    holes,
+                    &mut rng,
+                    &mut tests,
+                ))
+            })
+        },
+    );
+    group.finish();
+}
+
 fn fill_and_dig(c: &mut Criterion) {
     fill_one::<Nine>(c, "9x9");
     fill_one::<Sixteen>(c, "16x16");
@@ -128,6 +164,9 @@ fn fill_and_dig(c: &mut Criterion) {
     dig_one::<Sixteen>(c, "16x16", Holes::Minimal);
     dig_one::<TwentyFive>(c, "25x25", Holes::Exact(300));
     dig_one::<TwentyFive>(c, "25x25", Holes::Exact(350));
+    dig_orbits_one::<Nine>(c, "9x9", Symmetry::Rot180, 50);
+    dig_orbits_one::<Nine>(c, "9x9", Symmetry::Mirror, 50);
+    dig_orbits_one::<Sixteen>(c, "16x16", Symmetry::Rot180, 140);
 }
 
 /// Ratings: the full rater over the SE-rated qqwing set and over the Sudoku Exchange
