@@ -150,7 +150,7 @@ impl<S: Shape> Generator<S> {
         stop: &AtomicBool,
     ) -> Option<Puzzle<S>> {
         if !self.patterns.is_empty() {
-            return self.run_symmetric(seed, index, work, clock);
+            return self.run_symmetric(seed, index, work, clock, stop);
         }
         let mut rng = attempt_rng(seed, index);
         work.attempts += 1;
@@ -305,13 +305,15 @@ impl<S: Shape> Generator<S> {
     /// An attempt with a symmetric clue pattern: the pattern is chosen from `(seed, index)`
     /// apart from the stream, so the stream, and the puzzle, are the same whether the
     /// pattern was asked for or drawn (`reproduce` and `verify --provenance` rely on it).
-    /// Digs remove whole orbits, top-down; there is no search by swaps.
+    /// Digs remove whole orbits, top-down, then by swaps of orbits
+    /// ([`Digger::dig_orbits_until`]).
     fn run_symmetric(
         &mut self,
         seed: u64,
         index: u64,
         work: &mut Work,
         clock: &mut Clock,
+        stop: &AtomicBool,
     ) -> Option<Puzzle<S>> {
         let choice = (attempt_choice(seed, index) % self.patterns.len() as u64) as usize;
         let (symmetry, orbits) = &self.patterns[choice];
@@ -325,13 +327,14 @@ impl<S: Shape> Generator<S> {
             let solution = Self::fill(&mut self.solver, &mut rng, work);
             work.fill_nanos += clock.lap();
             for _ in 0..ORDERS_PER_GRID {
-                let puzzle = self.digger.dig_orbits(
+                let puzzle = self.digger.dig_orbits_until(
                     &mut self.solver,
                     &solution,
                     orbits,
                     target,
                     &mut rng,
                     &mut work.uniqueness_tests,
+                    stop,
                 );
                 let reached = self.holes == Holes::Minimal || puzzle.holes() == target;
                 let made = reached

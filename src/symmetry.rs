@@ -162,6 +162,8 @@ impl TryFrom<String> for Symmetry {
 pub struct Orbits {
     cells: Vec<u16>,
     ends: Vec<u16>,
+    /// The orbit of each cell.
+    of: Vec<u16>,
 }
 
 impl Orbits {
@@ -186,7 +188,14 @@ impl Orbits {
             cells[start..].sort_unstable();
             ends.push(cells.len() as u16);
         }
-        Orbits { cells, ends }
+        let mut of = vec![0; n * n];
+        for (k, window) in ends.iter().enumerate() {
+            let start = if k == 0 { 0 } else { ends[k - 1] as usize };
+            for &cell in &cells[start..*window as usize] {
+                of[cell as usize] = k as u16;
+            }
+        }
+        Orbits { cells, ends, of }
     }
 
     /// How many orbits there are.
@@ -203,6 +212,19 @@ impl Orbits {
     pub fn orbit(&self, k: usize) -> &[u16] {
         let start = if k == 0 { 0 } else { self.ends[k - 1] as usize };
         &self.cells[start..self.ends[k] as usize]
+    }
+
+    /// The size of the largest orbit.
+    pub fn largest(&self) -> usize {
+        (0..self.len())
+            .map(|k| self.orbit(k).len())
+            .max()
+            .unwrap_or(1)
+    }
+
+    /// The orbit that holds `cell`.
+    pub fn orbit_of(&self, cell: usize) -> usize {
+        usize::from(self.of[cell])
     }
 
     /// Whether `holes` empty cells can form a pattern of whole orbits.
@@ -239,6 +261,7 @@ mod tests {
                     assert!(orbit.len() <= symmetry.maps().len());
                     for &cell in orbit {
                         seen[cell as usize] += 1;
+                        assert_eq!(orbits.orbit_of(cell as usize), k);
                     }
                     // An orbit's complement pattern has the symmetry.
                     assert!(symmetry.holds(n, |cell| !orbit.contains(&(cell as u16))));

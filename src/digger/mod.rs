@@ -25,8 +25,8 @@
 //!   their tests. A cell that propagation places has its digit in every solution of that
 //!   base, and so of every puzzle the dig reaches before it, which holds the base's clues:
 //!   its removal stands. 9×9 digs to 55 holes so run 13.6 searches a puzzle against 21.1,
-//!   16×16 digs to 150 holes 29.3 against 60.4. Digs by orbits ([`Digger::dig_orbits`])
-//!   take the same check, an orbit at a time.
+//!   16×16 digs to 150 holes 29.3 against 60.4. Digs by orbits take the same check, an
+//!   orbit at a time.
 //!
 //! A search may be given a budget of branches ([`Shape::REMOVAL_BUDGET`]): a clue whose
 //! search runs out of it stays, as if the removal had failed, and nothing is remembered. The
@@ -52,8 +52,12 @@
 //! instructions, and a medium bank at 50 holes 1.9% more (BENCHMARKS.md).
 //! The caller may also send the walk back to the last puzzle it marked as a base ([`Step`]),
 //! away from a region it does not want.
+//!
+//! Digs by the orbits of a symmetry (`orbits.rs`, [`Digger::dig_orbits_until`]) empty whole
+//! orbits, with the same checks, and go on by swaps of orbits when they stop short.
 
 mod cycles;
+mod orbits;
 mod places;
 mod sets;
 
@@ -65,7 +69,7 @@ use crate::grid::Grid;
 use crate::rng::shuffle;
 use crate::shape::Shape;
 use crate::solver::{Engine, Toward, bit};
-use crate::symmetry::Orbits;
+pub use orbits::ORBIT_SWAPS_PER_MISSING_HOLE;
 use places::Places;
 use sets::{CellSet, Lines};
 
@@ -241,93 +245,6 @@ impl<S: Shape> Digger<S> {
             stop: &AtomicBool::new(false),
         };
         self.top_down(&mut job).puzzle
-    }
-
-    /// Digs `solution` by whole orbits of `orbits`, visited once each in an order drawn from
-    /// `rng`, emptying an orbit when the puzzle stays unique and the target is not passed;
-    /// returns the puzzle, which has the target's holes or is as far as the order got.
-    ///
-    /// As in a top-down dig, an engine that takes a base propagates the puzzle less the
-    /// next orbits ([`Engine::prepared_cells`] of their cells, or the few more that finish
-    /// the last orbit), and the orbit's cells that propagation places need no search; each
-    /// other cell takes one search with its digit excluded. 9×9 `rot180` digs to 50 holes,
-    /// which counted the solutions of every puzzle, came 1.6× as fast with the placed
-    /// orbits skipped (24.1 searches a puzzle against 88.7) and 1.44× again with a search
-    /// for each cell left (29.7 searches, each for less).
-    pub fn dig_orbits<E: Engine<S>, R: RngCore>(
-        &mut self,
-        solver: &mut E,
-        solution: &Grid<S>,
-        orbits: &Orbits,
-        holes: usize,
-        rng: &mut R,
-        tests: &mut u64,
-    ) -> Grid<S> {
-        let mut order: S::Cells<u16> = S::cells(0);
-        let order = &mut order.as_mut()[..orbits.len()];
-        for (k, slot) in order.iter_mut().enumerate() {
-            *slot = k as u16;
-        }
-        shuffle(rng, order);
-        let mut puzzle = *solution;
-        let mut dug = 0;
-        // The end of the orbits the engine's prepared base lacks, as in a top-down dig.
-        let mut prepared = 0;
-        for (at, &k) in order.iter().enumerate() {
-            let orbit = orbits.orbit(k as usize);
-            if dug + orbit.len() > holes {
-                continue;
-            }
-            let wanted = E::prepared_cells(dug);
-            if wanted > 0 && at >= prepared {
-                let mut base = puzzle;
-                let mut lacking = 0;
-                prepared = at;
-                while prepared < order.len() && lacking < wanted {
-                    for &cell in orbits.orbit(order[prepared] as usize) {
-                        base.set(cell as usize, 0);
-                        lacking += 1;
-                    }
-                    prepared += 1;
-                }
-                solver.prepare_tests(&base);
-            }
-            for &cell in orbit {
-                puzzle.set(cell as usize, 0);
-            }
-            // Any other solution differs from the grid in a cell of the orbit, and not in one
-            // the base's propagation placed: one search for each of the others. An engine
-            // without a base counts solutions instead for an orbit of several cells (on
-            // 25×25 a search for each cell took twice the instructions).
-            let unique = if wanted == 0 && orbit.len() > 1 {
-                *tests += 1;
-                solver.count_solutions(&puzzle, 2) == 1
-            } else {
-                orbit.iter().all(|&cell| {
-                    let cell = cell as usize;
-                    solver.base_places(cell) || {
-                        *tests += 1;
-                        !solver.has_solution_without(
-                            &puzzle,
-                            cell,
-                            solution.get(cell),
-                            &mut Toward(solution),
-                        )
-                    }
-                })
-            };
-            if unique {
-                dug += orbit.len();
-                if dug == holes {
-                    break;
-                }
-            } else {
-                for &cell in orbit {
-                    puzzle.set(cell as usize, solution.get(cell as usize));
-                }
-            }
-        }
-        puzzle
     }
 
     /// Visits every cell once in an order drawn from the job's stream and empties it if the
@@ -596,11 +513,10 @@ mod tests {
     use crate::rng::attempt_rng;
     use crate::shape::{Four, Nine, Sixteen};
     use crate::solver::Solver;
-    use crate::symmetry::Symmetry;
 
     /// `puzzle` has `holes` holes and, by the reference engine, exactly one solution:
     /// `solution`, whose clues it shows.
-    fn assert_dug<S: Shape>(
+    pub(super) fn assert_dug<S: Shape>(
         reference: &mut crate::solver::Generic<S>,
         puzzle: &Grid<S>,
         solution: &Grid<S>,
@@ -703,49 +619,6 @@ mod tests {
         shortcuts_change_nothing::<Nine>(55, 100);
         shortcuts_change_nothing::<Nine>(58, 300);
         shortcuts_change_nothing::<Sixteen>(150, 3);
-    }
-
-    /// A dig by orbits with the size's engine, which skips the searches of orbits its
-    /// bases place, empties the same orbits as one with the reference engine, which has no
-    /// base and searches every orbit; with fewer searches.
-    fn orbit_shortcuts_change_nothing<S: Shape>(symmetry: Symmetry, holes: usize, attempts: u64) {
-        let orbits = Orbits::new(symmetry, S::N);
-        let mut solver = Solver::<S>::new();
-        let mut reference = crate::solver::Generic::<S>::new();
-        let mut digger = Digger::<S>::new();
-        let (mut tests, mut searches, mut reached) = (0, 0, 0);
-        for index in 0..attempts {
-            let mut rng = attempt_rng(8, index);
-            let (solution, _) = fill(&mut solver, &mut rng);
-            let (mut a, mut b) = (rng.clone(), rng);
-            let fast =
-                digger.dig_orbits(&mut solver, &solution, &orbits, holes, &mut a, &mut tests);
-            let searched = digger.dig_orbits(
-                &mut reference,
-                &solution,
-                &orbits,
-                holes,
-                &mut b,
-                &mut searches,
-            );
-            assert_eq!(fast, searched);
-            reached += (fast.holes() == holes) as u32;
-        }
-        assert!(
-            reached > 0,
-            "no dig by {symmetry} orbits reached {holes} holes"
-        );
-        assert!(
-            2 * tests < searches,
-            "{tests} searches with shortcuts, {searches} without"
-        );
-    }
-
-    #[test]
-    fn orbit_shortcuts_give_the_searched_answer() {
-        orbit_shortcuts_change_nothing::<Nine>(Symmetry::Rot180, 50, 40);
-        orbit_shortcuts_change_nothing::<Nine>(Symmetry::Mirror, 48, 40);
-        orbit_shortcuts_change_nothing::<Sixteen>(Symmetry::Rot180, 130, 2);
     }
 
     /// Digs to `holes` with removal tests of at most `budget` branches keep exactly one

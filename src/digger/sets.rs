@@ -115,6 +115,20 @@ impl CellSet {
         unreachable!("nth past the end of a cell set")
     }
 
+    /// The cells of the set in increasing order.
+    pub(super) fn cells(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    64 * w + bit
+                })
+            })
+        })
+    }
+
     /// A cell of the set drawn uniformly from `rng` (the set is not empty).
     pub(super) fn pick<R: RngCore>(&self, rng: &mut R, words: usize) -> usize {
         self.nth(below(rng, self.len(words) as u32) as usize, words)
