@@ -875,6 +875,48 @@ fn symmetric_banks_verify_and_reproduce() {
         .success();
 }
 
+/// A hard bank's walks rate puzzles in a rhythm of the band's own, so its rows regenerate
+/// only with that band: from the manifest, and without one from the row's level; and a
+/// bank by a rating range of its own, through its manifest, with or without a symmetry.
+#[test]
+fn rated_banks_regenerate_with_their_band() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, args) in [
+        ("hard", vec!["--difficulty", "hard"]),
+        (
+            "rot180",
+            vec!["--difficulty", "hard", "--symmetry", "rot180"],
+        ),
+        ("range", vec!["--min-rating", "2.5", "--max-rating", "3.0"]),
+    ] {
+        let path = dir.path().join(format!("{name}.csv"));
+        let path = path.to_str().unwrap();
+        bank()
+            .args([
+                "generate", "--holes", "54", "--count", "20", "--seed", "3", "-q",
+            ])
+            .args(&args)
+            .args(["-o", path])
+            .assert()
+            .success();
+        bank()
+            .args(["verify", "--provenance", "-q", path])
+            .assert()
+            .success()
+            .stdout("");
+        if name != "range" {
+            // Without its manifest.
+            let bare = dir.path().join(format!("{name}-bare.csv"));
+            fs::copy(path, &bare).unwrap();
+            bank()
+                .args(["verify", "--provenance", "-q", bare.to_str().unwrap()])
+                .assert()
+                .success()
+                .stdout("");
+        }
+    }
+}
+
 #[test]
 fn rate_grades_puzzles() {
     // The first graded puzzles of the shared set: our rating and qqwing level are theirs.

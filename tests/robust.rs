@@ -538,7 +538,7 @@ fn read_as_bank(bytes: &[u8]) {
         return;
     };
     let mut report = Vec::new();
-    if let Ok((rows, bad)) = check_bank(reader, false, &mut report) {
+    if let Ok((rows, bad)) = check_bank(reader, None, &mut report) {
         assert!(bad <= rows);
         assert_eq!(report.iter().filter(|&&b| b == b'\n').count() as u64, bad);
     }

@@ -14,6 +14,7 @@ use crate::config::{Dedup, Generation, Holes};
 use crate::grid::Grid;
 use crate::hash::{dedup_key, puzzle_id_hex};
 use crate::input::Input;
+use crate::manifest::Manifest;
 use crate::rating::{Band, rate};
 use crate::shape::{Shape, Size};
 use crate::solver::{Engine, Solver};
@@ -30,7 +31,8 @@ pub fn verify(path: &Path, provenance: bool, quiet: bool) -> Result<Exit> {
     let input = Input::open(Some(path))?;
     let reader = BankReader::new(&input.name, input.reader)?;
     let mut out = BufWriter::new(io::stdout().lock());
-    let (rows, bad) = check_bank(reader, provenance, &mut out)?;
+    let bands = provenance.then(|| batch_bands(path));
+    let (rows, bad) = check_bank(reader, bands.as_ref(), &mut out)?;
     out.flush()?;
     if !quiet {
         eprintln!(
@@ -45,11 +47,37 @@ pub fn verify(path: &Path, provenance: bool, quiet: bool) -> Result<Exit> {
     })
 }
 
+/// The difficulty band of each batch of a bank, by the batch's seed, as the bank's manifest
+/// records them: empty when it has none (a bank written to stdout, or by `merge`).
+pub type BatchBands = HashMap<u64, Band>;
+
+/// The bands of the batches of the bank at `path` ([`BatchBands`]).
+fn batch_bands(path: &Path) -> BatchBands {
+    let Ok(Some(manifest)) = Manifest::read_generated(path) else {
+        return BatchBands::new();
+    };
+    let batches = if manifest.batches.is_empty() {
+        vec![manifest.parameters]
+    } else {
+        manifest
+            .batches
+            .into_iter()
+            .map(|batch| batch.parameters)
+            .collect()
+    };
+    batches
+        .into_iter()
+        .filter_map(|job| Some((job.seed, job.generation.difficulty?)))
+        .collect()
+}
+
 /// Checks every row `reader` gives, as [`verify`] does, writing `row K: reason` to `out`
-/// for each bad row; returns the rows checked and how many were bad.
+/// for each bad row; returns the rows checked and how many were bad. With `provenance`, it
+/// also regenerates each row, a rated one with the band its batch had when `provenance`
+/// knows it.
 pub fn check_bank<R: io::Read>(
     mut reader: BankReader<R>,
-    provenance: bool,
+    provenance: Option<&BatchBands>,
     out: &mut impl Write,
 ) -> Result<(u64, u64)> {
     let mut checker = Checker::default();
@@ -92,7 +120,7 @@ impl Checker {
         reader: &BankReader<R>,
         record: &csv::StringRecord,
         row: u64,
-        provenance: bool,
+        provenance: Option<&BatchBands>,
     ) -> Vec<String> {
         let field = |column| reader.field(record, column);
         let mut problems = Vec::new();
@@ -188,10 +216,8 @@ impl Checker {
                 None
             }
         };
-        // A rated row: the rating and level are ours, and regeneration keeps exactly its
-        // rating (the first puzzle of an attempt in that band is the first in any band
-        // that holds it).
-        let band = reader.rating(record).and_then(|(rating, level)| {
+        // A rated row: the rating and level are ours.
+        let rating = reader.rating(record).and_then(|(rating, level)| {
             let ours = crate::with_shape!(size, S => {
                 Grid::<S>::parse(&text).ok().and_then(|p| rate(&p).ok())
             })?;
@@ -203,19 +229,42 @@ impl Checker {
                     ours.level()
                 ));
             }
-            let e = ours.reported_tenths();
-            Some(Band {
-                min_tenths: e,
-                max_tenths: e,
-            })
+            Some(ours)
         });
-        if let (true, Some(seed), Some(index)) = (provenance, seed, index) {
-            let regenerates = |holes| {
+        if let (Some(bands), Some(seed), Some(index)) = (provenance, seed, index) {
+            // The band to regenerate a rated row with: its batch's, from the manifest, else
+            // its level's (as `--difficulty` gives it), else its rating alone. A puzzle
+            // before it in the attempt's walk fell on the same side of any of them, but the
+            // walk's rhythm of ratings and its returns depend on the band.
+            let tried: Vec<Option<Band>> = match &rating {
+                None => vec![None],
+                Some(ours) => {
+                    let e = ours.reported_tenths();
+                    let alone = Band {
+                        min_tenths: e,
+                        max_tenths: e,
+                    };
+                    let mut tried = Vec::with_capacity(3);
+                    for band in [
+                        bands.get(&seed).copied(),
+                        Some(Band::of_level(ours.level())),
+                    ] {
+                        if let Some(band) = band.filter(|band| band.admits(ours)) {
+                            if !tried.contains(&Some(band)) {
+                                tried.push(Some(band));
+                            }
+                        }
+                    }
+                    tried.push(Some(alone));
+                    tried
+                }
+            };
+            let regenerates = |holes, difficulty| {
                 let generation = Generation {
                     size,
                     holes,
                     symmetry: symmetry.unwrap_or_default(),
-                    difficulty: band,
+                    difficulty,
                 };
                 regenerate(generation, Dedup::Exact, seed, index)
                     .is_some_and(|made| made.puzzle == text && made.solution == fields.solution)
@@ -224,8 +273,10 @@ impl Checker {
             // where exact digs give up costly removal tests and minimal digs do not.
             let gives_up = crate::with_shape!(size, S => S::REMOVAL_BUDGET != u64::MAX);
             let holes = text.bytes().filter(|&b| b == b'.').count();
-            let regenerated = regenerates(Holes::Exact(holes))
-                || gives_up && band.is_none() && regenerates(Holes::Minimal);
+            let regenerated = tried
+                .iter()
+                .any(|&band| regenerates(Holes::Exact(holes), band))
+                || gives_up && rating.is_none() && regenerates(Holes::Minimal, None);
             if !regenerated {
                 problems.push(format!(
                     "does not regenerate from seed {seed} index {index}"
