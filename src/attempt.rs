@@ -4,6 +4,7 @@
 //! stream of `(seed, index)` alone, so `generate`, `reproduce` and `verify --provenance`
 //! get the same puzzle for the same attempt wherever and whenever it runs.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::config::{Generation, Holes};
@@ -65,7 +66,7 @@ pub struct Generator<S: Shape> {
     digger: Digger<S>,
     holes: Holes,
     /// The symmetric patterns attempts draw from, with their orbits; empty for none.
-    patterns: Vec<(Symmetry, Orbits)>,
+    patterns: Vec<(Symmetry, Arc<Orbits>)>,
     /// The band of ratings kept, if any.
     difficulty: Option<Band>,
 }
@@ -89,7 +90,7 @@ impl<S: Shape> Generator<S> {
             _ => generation
                 .patterns()
                 .into_iter()
-                .map(|symmetry| (symmetry, Orbits::new(symmetry, S::N)))
+                .map(|symmetry| (symmetry, Arc::new(Orbits::new(symmetry, S::N))))
                 .collect(),
         };
         Generator {
@@ -190,7 +191,9 @@ impl<S: Shape> Generator<S> {
                         stop,
                     ),
                 };
-                let made = dug.and_then(|puzzle| self.keep(puzzle, solution, &mut rng, work));
+                let made = dug.and_then(|puzzle| {
+                    self.keep(puzzle, solution, (Symmetry::None, None), &mut rng, work)
+                });
                 work.dig_nanos += clock.lap();
                 match made {
                     Some(made) => {
@@ -230,14 +233,19 @@ impl<S: Shape> Generator<S> {
     /// to 3.1% more at the same seeds, as the walk meets easy puzzles whose neighbours stay
     /// easy, and diabolical ones 7.0% more and 2.2% fewer at seeds 5 and 6, as telling a
     /// puzzle below 5.0 apart takes its whole path: those walks rate every [`RATE_EVERY`]th.
+    ///
+    /// A puzzle dug by the orbits of a symmetry walks by swaps of those orbits
+    /// ([`Digger::walk_orbits`]), keeping its pattern: the third argument is the symmetry
+    /// and its orbits (`Symmetry::None` and no orbits for other puzzles).
     fn keep(
         &mut self,
         puzzle: Grid<S>,
         solution: Grid<S>,
+        (symmetry, orbits): (Symmetry, Option<&Orbits>),
         rng: &mut AttemptRng,
         work: &mut Work,
     ) -> Option<Puzzle<S>> {
-        let made = Self::accept(self.difficulty, puzzle, solution, Symmetry::None);
+        let made = Self::accept(self.difficulty, puzzle, solution, symmetry);
         let Some(band) = self.difficulty else {
             return made;
         };
@@ -248,38 +256,52 @@ impl<S: Shape> Generator<S> {
         let eager = band.placements_tell_below();
         // Puzzles reached since the last rating, and how many make the next one due.
         let (mut reached, mut every) = (0, RATE_EVERY);
-        self.digger.walk(
-            &mut self.solver,
-            &solution,
-            &puzzle,
-            SWAPS_TO_BAND,
-            rng,
-            &mut work.uniqueness_tests,
-            &mut |puzzle| {
-                reached += 1;
-                if reached < every {
-                    return Step::Pass;
+        let mut wanted = |puzzle: &Grid<S>| {
+            reached += 1;
+            if reached < every {
+                return Step::Pass;
+            }
+            reached = 0;
+            match fit(puzzle, band) {
+                Fit::In(tenths) => Step::Take(Puzzle {
+                    puzzle: *puzzle,
+                    solution,
+                    symmetry,
+                    rating: Some(tenths),
+                }),
+                Fit::Above if !band.placements_only() => {
+                    every = RATE_EVERY;
+                    Step::Back
                 }
-                reached = 0;
-                match fit(puzzle, band) {
-                    Fit::In(tenths) => Step::Take(Puzzle {
-                        puzzle: *puzzle,
-                        solution,
-                        symmetry: Symmetry::None,
-                        rating: Some(tenths),
-                    }),
-                    Fit::Above if !band.placements_only() => {
-                        every = RATE_EVERY;
-                        Step::Back
-                    }
-                    Fit::Below if eager => {
-                        every = 1;
-                        Step::Base
-                    }
-                    Fit::Below | Fit::Above | Fit::Unsolvable => Step::Base,
+                Fit::Below if eager => {
+                    every = 1;
+                    Step::Base
                 }
-            },
-        )
+                Fit::Below | Fit::Above | Fit::Unsolvable => Step::Base,
+            }
+        };
+        let tests = &mut work.uniqueness_tests;
+        match orbits {
+            None => self.digger.walk(
+                &mut self.solver,
+                &solution,
+                &puzzle,
+                SWAPS_TO_BAND,
+                rng,
+                tests,
+                &mut wanted,
+            ),
+            Some(orbits) => self.digger.walk_orbits(
+                &mut self.solver,
+                &solution,
+                &puzzle,
+                orbits,
+                SWAPS_TO_BAND,
+                rng,
+                tests,
+                &mut wanted,
+            ),
+        }
     }
 
     /// The puzzle, rated, when it falls in the difficulty band asked for (any puzzle when
@@ -306,7 +328,8 @@ impl<S: Shape> Generator<S> {
     /// apart from the stream, so the stream, and the puzzle, are the same whether the
     /// pattern was asked for or drawn (`reproduce` and `verify --provenance` rely on it).
     /// Digs remove whole orbits, top-down, then by swaps of orbits
-    /// ([`Digger::dig_orbits_until`]).
+    /// ([`Digger::dig_orbits_until`]); a puzzle outside the difficulty band walks by swaps
+    /// of orbits ([`Generator::keep`]).
     fn run_symmetric(
         &mut self,
         seed: u64,
@@ -316,7 +339,7 @@ impl<S: Shape> Generator<S> {
         stop: &AtomicBool,
     ) -> Option<Puzzle<S>> {
         let choice = (attempt_choice(seed, index) % self.patterns.len() as u64) as usize;
-        let (symmetry, orbits) = &self.patterns[choice];
+        let (symmetry, orbits) = self.patterns[choice].clone();
         let mut rng = attempt_rng(seed, index);
         work.attempts += 1;
         let target = match self.holes {
@@ -330,7 +353,7 @@ impl<S: Shape> Generator<S> {
                 let puzzle = self.digger.dig_orbits_until(
                     &mut self.solver,
                     &solution,
-                    orbits,
+                    &orbits,
                     target,
                     &mut rng,
                     &mut work.uniqueness_tests,
@@ -338,7 +361,10 @@ impl<S: Shape> Generator<S> {
                 );
                 let reached = self.holes == Holes::Minimal || puzzle.holes() == target;
                 let made = reached
-                    .then(|| Self::accept(self.difficulty, puzzle, solution, *symmetry))
+                    .then(|| {
+                        let pattern = (symmetry, Some(&*orbits));
+                        self.keep(puzzle, solution, pattern, &mut rng, work)
+                    })
                     .flatten();
                 work.dig_nanos += clock.lap();
                 if let Some(made) = made {

@@ -139,6 +139,32 @@ struct Job<'a, S: Shape, E, R> {
     stop: &'a AtomicBool,
 }
 
+/// A stop flag that nothing sets, for walks, which end by their count of swaps.
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+impl<'a, S: Shape, E, R> Job<'a, S, E, R> {
+    /// The job of a walk from `puzzle`: swaps at its hole count, searched within the size's
+    /// budget, remembering the sets they reveal.
+    fn walk(
+        solver: &'a mut E,
+        solution: &'a Grid<S>,
+        puzzle: &Grid<S>,
+        rng: &'a mut R,
+        tests: &'a mut u64,
+    ) -> Self {
+        Job {
+            solver,
+            solution,
+            holes: puzzle.holes(),
+            rng,
+            tests,
+            budget: S::REMOVAL_BUDGET,
+            remembers: true,
+            stop: &NEVER,
+        }
+    }
+}
+
 /// Digs puzzles; keep one per worker thread and reuse it.
 #[derive(Debug)]
 pub struct Digger<S: Shape> {
@@ -408,9 +434,23 @@ impl<S: Shape> Digger<S> {
         tests: &mut u64,
         wanted: &mut impl FnMut(&Grid<S>) -> Step<T>,
     ) -> Option<T> {
+        let job = Job::walk(solver, solution, puzzle, rng, tests);
+        self.walk_by(job, puzzle, swaps, wanted, Self::swap)
+    }
+
+    /// [`Digger::walk`] by the swaps `swap` makes of the clue it is given (and what comes with
+    /// it: its orbit, for a walk by orbits).
+    fn walk_by<E: Engine<S>, R: RngCore, T>(
+        &mut self,
+        mut job: Job<'_, S, E, R>,
+        puzzle: &Grid<S>,
+        swaps: usize,
+        wanted: &mut impl FnMut(&Grid<S>) -> Step<T>,
+        mut swap: impl FnMut(&mut Self, &mut Job<'_, S, E, R>, &mut Dug<S>, usize) -> Swap,
+    ) -> Option<T> {
         // Sets remembered from digging this grid still hold; those of another grid do not.
-        if self.grid != *solution {
-            self.forget(solution, puzzle.holes());
+        if self.grid != *job.solution {
+            self.forget(job.solution, puzzle.holes());
         }
         let mut dug = Dug {
             puzzle: *puzzle,
@@ -420,16 +460,6 @@ impl<S: Shape> Digger<S> {
         for cell in (0..S::CELLS).filter(|&cell| puzzle.get(cell) != 0) {
             dug.clues.insert(cell);
         }
-        let mut job = Job {
-            solver,
-            solution,
-            holes: dug.holes,
-            rng,
-            tests,
-            budget: S::REMOVAL_BUDGET,
-            remembers: true,
-            stop: &AtomicBool::new(false),
-        };
         // The clue to swap again: a refuted swap of it found a second solution, whose set
         // it alone held, so its next swap puts back a cell that set needs too.
         let mut again = None;
@@ -442,7 +472,7 @@ impl<S: Shape> Digger<S> {
             let x = again
                 .take()
                 .unwrap_or_else(|| dug.clues.pick(job.rng, Self::WORDS));
-            match self.swap(&mut job, &mut dug, x) {
+            match swap(self, &mut job, &mut dug, x) {
                 Swap::Kept => match wanted(&dug.puzzle) {
                     Step::Take(found) => return Some(found),
                     Step::Base => base = dug,

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand::RngCore;
 
 use super::sets::CellSet;
-use super::{Digger, Dug, Job};
+use super::{Digger, Dug, Job, Step, Swap};
 use crate::grid::Grid;
 use crate::rng::shuffle;
 use crate::shape::Shape;
@@ -162,12 +162,15 @@ impl<S: Shape> Digger<S> {
             puzzle.set(cell as usize, 0);
             clues.remove(cell as usize);
         }
-        !self.misses_a_set(&clues) && self.unique_without(job, &puzzle, orbit, dug.holes, based)
+        !self.misses_a_set(&clues)
+            && self.unique_without(job, &puzzle, orbit, dug.holes, based) == Some(true)
     }
 
     /// Whether `puzzle`, a unique puzzle less the clues of `orbit` (and perhaps with other
-    /// clues added), has exactly one solution: the searches of [`Digger::orbit_stands`].
-    /// `holes` is the hole count before the orbit went, for the engine's choice of base.
+    /// clues added), has exactly one solution, by the searches of [`Digger::orbit_stands`]:
+    /// `Some(false)` when a search found another, `None` when the job's budget ran out
+    /// first. `holes` is the hole count before the orbit went, for the engine's choice of
+    /// base.
     fn unique_without<E: Engine<S>, R: RngCore>(
         &mut self,
         job: &mut Job<'_, S, E, R>,
@@ -175,28 +178,32 @@ impl<S: Shape> Digger<S> {
         orbit: &[u16],
         holes: usize,
         based: bool,
-    ) -> bool {
+    ) -> Option<bool> {
         if E::prepared_cells(holes) == 0 && orbit.len() > 1 {
             *job.tests += 1;
-            return job.solver.count_solutions(puzzle, 2) == 1;
+            return Some(job.solver.count_solutions(puzzle, 2) == 1);
         }
-        orbit.iter().all(|&cell| {
+        for &cell in orbit {
             let cell = cell as usize;
-            based && job.solver.base_places(cell) || {
-                *job.tests += 1;
-                let other = job.solver.has_solution_without_within(
-                    puzzle,
-                    cell,
-                    job.solution.get(cell),
-                    job.budget,
-                    &mut Toward(job.solution),
-                );
-                if other == Some(true) && job.remembers {
-                    self.remember(CellSet(job.solver.differences(job.solution)));
-                }
-                other == Some(false)
+            if based && job.solver.base_places(cell) {
+                continue;
             }
-        })
+            *job.tests += 1;
+            let other = job.solver.has_solution_without_within(
+                puzzle,
+                cell,
+                job.solution.get(cell),
+                job.budget,
+                &mut Toward(job.solution),
+            );
+            if other == Some(true) && job.remembers {
+                self.remember(CellSet(job.solver.differences(job.solution)));
+            }
+            if other != Some(false) {
+                return other.map(|found| !found);
+            }
+        }
+        Some(true)
     }
 
     /// Takes a dig by orbits that stopped short further down by swaps, as
@@ -225,7 +232,7 @@ impl<S: Shape> Digger<S> {
                 }
                 continue;
             }
-            if self.swap_orbit(job, dug, orbits, orbit) {
+            if self.swap_orbit(job, dug, orbits, orbit) == Swap::Kept {
                 self.minimise_orbits(job, dug, orbits);
             }
         }
@@ -234,7 +241,7 @@ impl<S: Shape> Digger<S> {
     /// Swaps the clue orbit `orbit` of `dug` for an empty orbit, drawn from the job's
     /// stream among those that meet every remembered unavoidable set the clue orbit alone
     /// holds (any when there is none), and keeps the swap when the puzzle stays unique
-    /// (within the job's budget). Returns whether it kept a swap.
+    /// (within the job's budget).
     ///
     /// The orbit put back is no larger than the one emptied, so the dig never climbs back,
     /// and large enough not to pass the target. Where one of exactly the size that makes
@@ -249,7 +256,7 @@ impl<S: Shape> Digger<S> {
         dug: &mut Dug<S>,
         orbits: &Orbits,
         orbit: &[u16],
-    ) -> bool {
+    ) -> Swap {
         let mut rest = dug.clues;
         for &cell in orbit {
             rest.remove(cell as usize);
@@ -281,7 +288,7 @@ impl<S: Shape> Digger<S> {
         }
         let choices = if exact.is_empty() { fitting } else { exact };
         if choices.is_empty() {
-            return false;
+            return Swap::Declined;
         }
         let back = orbits.orbit(orbits.orbit_of(choices.pick(job.rng, Self::WORDS)));
         let mut swapped = Dug {
@@ -297,11 +304,34 @@ impl<S: Shape> Digger<S> {
             swapped.puzzle.set(cell, job.solution.get(cell));
             swapped.clues.insert(cell);
         }
-        let kept = self.unique_without(job, &swapped.puzzle, orbit, dug.holes, false);
-        if kept {
-            *dug = swapped;
+        match self.unique_without(job, &swapped.puzzle, orbit, dug.holes, false) {
+            Some(true) => {
+                *dug = swapped;
+                Swap::Kept
+            }
+            Some(false) => Swap::Refuted,
+            None => Swap::Declined,
         }
-        kept
+    }
+
+    /// [`Digger::walk`] by swaps of orbits of the same size: every puzzle on the way keeps
+    /// the symmetry of `orbits`, its hole count and exactly one solution.
+    #[allow(clippy::too_many_arguments)]
+    pub fn walk_orbits<E: Engine<S>, R: RngCore, T>(
+        &mut self,
+        solver: &mut E,
+        solution: &Grid<S>,
+        puzzle: &Grid<S>,
+        orbits: &Orbits,
+        swaps: usize,
+        rng: &mut R,
+        tests: &mut u64,
+        wanted: &mut impl FnMut(&Grid<S>) -> Step<T>,
+    ) -> Option<T> {
+        let job = Job::walk(solver, solution, puzzle, rng, tests);
+        self.walk_by(job, puzzle, swaps, wanted, |digger, job, dug, clue| {
+            digger.swap_orbit(job, dug, orbits, orbits.orbit(orbits.orbit_of(clue)))
+        })
     }
 
     /// Empties every clue orbit that can go, in an order drawn from the job's stream,
@@ -458,6 +488,63 @@ mod tests {
             by_swaps > 0,
             "no {symmetry} dig needed swaps to reach {holes} holes ({reached} reached)"
         );
+    }
+
+    /// A walk by orbits from a puzzle dug by `symmetry`'s orbits to `holes` reaches other
+    /// puzzles (it may come back to one), each with the symmetry, the same holes and, by
+    /// the reference engine, exactly one solution, the grid; it ends at the one `wanted`
+    /// takes.
+    fn orbit_walks<S: Shape>(symmetry: Symmetry, holes: usize, attempts: u64) {
+        let orbits = Orbits::new(symmetry, S::N);
+        let mut solver = Solver::<S>::new();
+        let mut reference = Generic::<S>::new();
+        let mut digger = Digger::<S>::new();
+        let (mut tests, mut reached) = (0, 0);
+        for index in 0..attempts {
+            let mut rng = attempt_rng(7, index);
+            let (solution, _) = fill(&mut solver, &mut rng);
+            let start =
+                digger.dig_orbits(&mut solver, &solution, &orbits, holes, &mut rng, &mut tests);
+            if start.holes() != holes {
+                continue;
+            }
+            let (mut seen, mut moved) = (0, false);
+            let taken = digger.walk_orbits(
+                &mut solver,
+                &solution,
+                &start,
+                &orbits,
+                200,
+                &mut rng,
+                &mut tests,
+                &mut |puzzle| {
+                    assert!(symmetry.holds(S::N, |cell| puzzle.get(cell) != 0));
+                    assert_dug(&mut reference, puzzle, &solution, holes);
+                    moved |= puzzle != &start;
+                    seen += 1;
+                    if seen == 10 {
+                        Step::Take(*puzzle)
+                    } else {
+                        Step::Pass
+                    }
+                },
+            );
+            reached += seen;
+            assert_eq!(taken.is_some(), seen == 10);
+            assert_eq!(moved, seen > 0);
+        }
+        assert!(
+            reached > 0,
+            "no {symmetry} walk kept a swap at {holes} holes"
+        );
+    }
+
+    #[test]
+    fn walks_by_orbits_keep_the_pattern_and_one_solution() {
+        orbit_walks::<Nine>(Symmetry::Rot180, 54, 4);
+        orbit_walks::<Nine>(Symmetry::Rot90, 48, 4);
+        orbit_walks::<Nine>(Symmetry::Dihedral, 44, 4);
+        orbit_walks::<Sixteen>(Symmetry::Mirror, 140, 1);
     }
 
     #[test]
