@@ -13,7 +13,7 @@ fuzz_target!(|bytes: &[u8]| {
         return;
     };
     let mut report = Vec::new();
-    if let Ok((rows, bad)) = check_bank(reader, false, &mut report) {
+    if let Ok((rows, bad)) = check_bank(reader, None, &mut report) {
         assert!(bad <= rows);
         assert_eq!(report.iter().filter(|&&b| b == b'\n').count() as u64, bad);
     }
