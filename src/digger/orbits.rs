@@ -40,10 +40,17 @@ impl<S: Shape> Digger<S> {
     /// placed orbits skipped (24.1 searches a puzzle against 88.7) and 1.44× again with a
     /// search for each cell left (29.7 searches, each for less).
     ///
+    /// A dig to an exact target searches at most [`Shape::REMOVAL_BUDGET`] branches for each
+    /// removal, as other digs do, and an orbit whose search runs out of them stays: on
+    /// 16×16 and 25×25 a removal stands only when propagation alone rules out every other
+    /// digit. Unbounded, an engine without a base counted the solutions of every puzzle from
+    /// its clues, and a 25×25 `rot180` dig to 320 holes took seconds; bounded, such an
+    /// engine searches each cell of the orbit instead. 25×25 `rot180` banks at 320 holes
+    /// came 60× as fast so, 16×16 `rot180` banks at 150 holes 3.7× (BENCHMARKS.md).
+    ///
     /// A dig to an exact target that stops short goes on by swaps of orbits (see the
-    /// module docs and [`ORBIT_SWAPS_PER_MISSING_HOLE`]), with searches of at most
-    /// [`Shape::REMOVAL_BUDGET`] branches, until it reaches the target, gives up, or `stop`
-    /// is set; but not on 4×4, where a dig costs a few searches and swaps that stand are
+    /// module docs and [`ORBIT_SWAPS_PER_MISSING_HOLE`]) until it reaches the target, gives
+    /// up, or `stop` is set; but not on 4×4, where a dig costs a few searches and swaps that stand are
     /// rare: its caller's next order does better. With swaps, 4×4 banks to 12 holes (the
     /// most a 4×4 puzzle has) came 0.27× as fast by `rot180` orbits and 0.07× by `rot90`
     /// orbits (BENCHMARKS.md).
@@ -66,13 +73,12 @@ impl<S: Shape> Digger<S> {
             holes,
             rng,
             tests,
-            budget: u64::MAX,
+            budget: if exact { S::REMOVAL_BUDGET } else { u64::MAX },
             remembers: exact,
             stop,
         };
         let mut dug = self.orbits_top_down(&mut job, orbits);
         if exact && dug.holes < holes && S::BOX > 2 {
-            job.budget = S::REMOVAL_BUDGET;
             self.deepen_orbits(&mut job, &mut dug, orbits);
         }
         dug.puzzle
@@ -147,9 +153,7 @@ impl<S: Shape> Digger<S> {
     /// solution differs from the grid in a cell of the orbit: one search for each, with
     /// the grid's digit excluded, but none for a cell the engine's base places when
     /// `based` (the puzzle holds the base's clues), and none at all when the puzzle would
-    /// leave a remembered unavoidable set without a clue. An engine without a base counts
-    /// solutions instead for an orbit of several cells (on 25×25 a search for each cell
-    /// took twice the instructions).
+    /// leave a remembered unavoidable set without a clue (see [`Digger::unique_without`]).
     fn orbit_stands<E: Engine<S>, R: RngCore>(
         &mut self,
         job: &mut Job<'_, S, E, R>,
@@ -170,7 +174,9 @@ impl<S: Shape> Digger<S> {
     /// clues added), has exactly one solution, by the searches of [`Digger::orbit_stands`]:
     /// `Some(false)` when a search found another, `None` when the job's budget ran out
     /// first. `holes` is the hole count before the orbit went, for the engine's choice of
-    /// base.
+    /// base. An engine without a base counts solutions instead, for an orbit of several
+    /// cells, when the job has no budget (on 25×25 a search for each cell took twice the
+    /// instructions of a count).
     fn unique_without<E: Engine<S>, R: RngCore>(
         &mut self,
         job: &mut Job<'_, S, E, R>,
@@ -179,7 +185,7 @@ impl<S: Shape> Digger<S> {
         holes: usize,
         based: bool,
     ) -> Option<bool> {
-        if E::prepared_cells(holes) == 0 && orbit.len() > 1 {
+        if E::prepared_cells(holes) == 0 && orbit.len() > 1 && job.budget == u64::MAX {
             *job.tests += 1;
             return Some(job.solver.count_solutions(puzzle, 2) == 1);
         }
