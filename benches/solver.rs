@@ -119,8 +119,9 @@ fn dig_one<S: Shape>(c: &mut Criterion, label: &str, holes: Holes) {
 }
 
 /// Digs a cycle of 64 filled grids by the orbits of `symmetry` toward `holes`, one grid per
-/// iteration, as `--symmetry` does; a dig that stops short counts too (`generate` then digs
-/// again, in another order or from another grid).
+/// iteration, as `--symmetry` does: top-down, then by swaps of orbits where that stops
+/// short; a dig that gives up counts too (`generate` then digs again, in another order or
+/// from another grid).
 fn dig_orbits_one<S: Shape>(c: &mut Criterion, label: &str, symmetry: Symmetry, holes: usize) {
     let mut group = c.benchmark_group("dig_orbits");
     group.throughput(Throughput::Elements(1));
@@ -166,7 +167,9 @@ fn fill_and_dig(c: &mut Criterion) {
     dig_one::<TwentyFive>(c, "25x25", Holes::Exact(350));
     dig_orbits_one::<Nine>(c, "9x9", Symmetry::Rot180, 50);
     dig_orbits_one::<Nine>(c, "9x9", Symmetry::Mirror, 50);
+    dig_orbits_one::<Nine>(c, "9x9", Symmetry::Rot180, 56);
     dig_orbits_one::<Sixteen>(c, "16x16", Symmetry::Rot180, 140);
+    dig_orbits_one::<Sixteen>(c, "16x16", Symmetry::Rot180, 150);
 }
 
 /// Ratings: the full rater over the SE-rated qqwing set and over the Sudoku Exchange

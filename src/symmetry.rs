@@ -172,6 +172,7 @@ impl Orbits {
     pub fn new(symmetry: Symmetry, n: usize) -> Self {
         let mut placed = vec![false; n * n];
         let (mut cells, mut ends) = (Vec::with_capacity(n * n), Vec::new());
+        let mut of = vec![0; n * n];
         for cell in 0..n * n {
             if placed[cell] {
                 continue;
@@ -182,18 +183,12 @@ impl Orbits {
                 let image = r * n + c;
                 if !placed[image] {
                     placed[image] = true;
+                    of[image] = ends.len() as u16;
                     cells.push(image as u16);
                 }
             }
             cells[start..].sort_unstable();
             ends.push(cells.len() as u16);
-        }
-        let mut of = vec![0; n * n];
-        for (k, window) in ends.iter().enumerate() {
-            let start = if k == 0 { 0 } else { ends[k - 1] as usize };
-            for &cell in &cells[start..*window as usize] {
-                of[cell as usize] = k as u16;
-            }
         }
         Orbits { cells, ends, of }
     }
