@@ -743,9 +743,14 @@ fn symmetric_banks_verify_and_reproduce() {
         ("9", "minimal", "mirror"),
         ("16", "120", "rot180"),
         ("25", "200", "antidiagonal"),
+        // Deep targets, which digs reach by swaps of orbits.
+        ("9", "58", "rot180"),
+        ("9", "56", "rot90"),
+        ("16", "160", "rot180"),
+        ("25", "320", "rot180"),
     ];
     for (size, holes, symmetry) in cases {
-        let path = dir.path().join(format!("{size}-{symmetry}.csv"));
+        let path = dir.path().join(format!("{size}-{symmetry}-{holes}.csv"));
         let path = path.to_str().unwrap();
         bank()
             .args([
@@ -836,7 +841,7 @@ fn symmetric_banks_verify_and_reproduce() {
     assert_eq!(out, "row 2: the clue pattern is not rot90\n");
 
     // Batches appended to a symmetric bank keep its symmetry column.
-    let path = dir.path().join("9-rot90.csv");
+    let path = dir.path().join("9-rot90-49.csv");
     let path = path.to_str().unwrap();
     bank()
         .args([
