@@ -78,6 +78,12 @@ impl CellSet {
         (0..words).all(|w| self.0[w] & other.0[w] == only.0[w])
     }
 
+    /// True when no cell is in both sets (of the first `words` words).
+    #[inline(always)]
+    pub(super) fn is_disjoint(&self, other: &CellSet, words: usize) -> bool {
+        (0..words).all(|w| self.0[w] & other.0[w] == 0)
+    }
+
     /// The cells in both sets.
     #[inline(always)]
     pub(super) fn and(mut self, other: &CellSet) -> CellSet {
@@ -296,7 +302,7 @@ impl<S: Shape> Digger<S> {
     pub(super) fn misses_a_set(&self, clues: &CellSet) -> bool {
         self.remembered()
             .iter()
-            .any(|set| (0..Self::WORDS).all(|w| set.0[w] & clues.0[w] == 0))
+            .any(|set| set.is_disjoint(clues, Self::WORDS))
     }
 
     /// Remembers an unavoidable set.
