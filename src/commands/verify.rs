@@ -245,17 +245,12 @@ impl Checker {
                         max_tenths: e,
                     };
                     let mut tried = Vec::with_capacity(3);
-                    for band in [
-                        bands.get(&seed).copied(),
-                        Some(Band::of_level(ours.level())),
-                    ] {
-                        if let Some(band) = band.filter(|band| band.admits(ours)) {
-                            if !tried.contains(&Some(band)) {
-                                tried.push(Some(band));
-                            }
+                    let batch = bands.get(&seed).copied();
+                    for band in [batch, Some(Band::of_level(ours.level())), Some(alone)] {
+                        if band.is_some_and(|band| band.admits(ours)) && !tried.contains(&band) {
+                            tried.push(band);
                         }
                     }
-                    tried.push(Some(alone));
                     tried
                 }
             };
