@@ -12,6 +12,7 @@ use crate::config::{Generation, Job, Shard};
 use crate::input::Input;
 use crate::output::AtomicFile;
 use crate::pipeline::{Outcome, Status};
+use crate::rating::Band;
 use crate::stats::Stats;
 
 /// Everything known about one bank file. The top-level fields describe the latest run and
@@ -214,6 +215,48 @@ impl Manifest {
 #[derive(Deserialize)]
 struct Merged {
     command: String,
+}
+
+/// The difficulty band of a batch, by the batch's seed: what a merged bank keeps of its
+/// inputs' batches, so that `verify --provenance` regenerates their rated rows with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeedBand {
+    /// The batch's master seed.
+    pub seed: u64,
+    /// Its band.
+    #[serde(flatten)]
+    pub band: Band,
+}
+
+/// The bands of the rated batches of the bank at `bank`, from its manifest: a bank `generate`
+/// wrote lists its batches, one `merge` wrote the bands of its inputs' batches. Empty when
+/// there is no manifest or it cannot be read.
+pub fn batch_bands(bank: &Path) -> Vec<SeedBand> {
+    match Manifest::read_generated(bank) {
+        Ok(Some(manifest)) => manifest
+            .batches
+            .iter()
+            .filter_map(|batch| {
+                let job = &batch.parameters;
+                Some(SeedBand {
+                    seed: job.seed,
+                    band: job.generation.difficulty?,
+                })
+            })
+            .collect(),
+        Ok(None) => std::fs::read_to_string(Manifest::path_for(bank))
+            .ok()
+            .and_then(|text| serde_json::from_str::<MergedBands>(&text).ok())
+            .map_or_else(Vec::new, |merged| merged.bands),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// The bands a merge manifest lists.
+#[derive(Deserialize)]
+struct MergedBands {
+    #[serde(default)]
+    bands: Vec<SeedBand>,
 }
 
 /// `time` as RFC 3339 in UTC, to the second.

@@ -882,7 +882,8 @@ fn symmetric_banks_verify_and_reproduce() {
 
 /// A hard bank's walks rate puzzles in a rhythm of the band's own, so its rows regenerate
 /// only with that band: from the manifest, and without one from the row's level; and a
-/// bank by a rating range of its own, through its manifest, with or without a symmetry.
+/// bank by a rating range of its own, through its manifest, with or without a symmetry,
+/// and merged with another, through the merged bank's manifest.
 #[test]
 fn rated_banks_regenerate_with_their_band() {
     let dir = tempfile::tempdir().unwrap();
@@ -920,6 +921,38 @@ fn rated_banks_regenerate_with_their_band() {
                 .stdout("");
         }
     }
+    let [range, other, merged] = ["range", "other", "merged"].map(|name| {
+        dir.path()
+            .join(format!("{name}.csv"))
+            .to_str()
+            .unwrap()
+            .to_owned()
+    });
+    bank()
+        .args([
+            "generate", "--holes", "54", "--count", "20", "--seed", "4", "-q",
+        ])
+        .args(["--min-rating", "2.5", "--max-rating", "3.0", "-o", &other])
+        .assert()
+        .success();
+    bank()
+        .args(["merge", "-q", &range, &other, "-o", &merged])
+        .assert()
+        .success();
+    let manifest: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(format!("{merged}.json")).unwrap()).unwrap();
+    assert_eq!(
+        manifest["bands"],
+        serde_json::json!([
+            {"seed": 3, "min_tenths": 25, "max_tenths": 30},
+            {"seed": 4, "min_tenths": 25, "max_tenths": 30},
+        ])
+    );
+    bank()
+        .args(["verify", "--provenance", "-q", &merged])
+        .assert()
+        .success()
+        .stdout("");
 }
 
 #[test]

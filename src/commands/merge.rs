@@ -22,7 +22,7 @@ use crate::dedup::Keyer;
 use crate::grid::Grid;
 use crate::hash::KeySet;
 use crate::input::Input;
-use crate::manifest::{Manifest, timestamp};
+use crate::manifest::{Manifest, SeedBand, batch_bands, timestamp};
 use crate::output::AtomicFile;
 use crate::shape::{Shape, Size};
 
@@ -71,6 +71,10 @@ pub struct MergeManifest {
     pub duplicates: u64,
     /// Every input, in argument order.
     pub inputs: Vec<InputSummary>,
+    /// The difficulty bands of the inputs' rated batches, by seed, as their manifests give
+    /// them (a merged input's from its own list), for `verify --provenance`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bands: Vec<SeedBand>,
 }
 
 /// One input of a merge.
@@ -266,6 +270,15 @@ pub fn merge(config: &MergeConfig) -> Result<Exit> {
                 shard: s.shard.map(|shard| shard.shard),
             })
             .collect(),
+        bands: {
+            let mut bands: Vec<SeedBand> = Vec::new();
+            for band in config.inputs.iter().flat_map(|input| batch_bands(input)) {
+                if !bands.contains(&band) {
+                    bands.push(band);
+                }
+            }
+            bands
+        },
     };
     AtomicFile::write_all(
         &Manifest::path_for(&config.output),

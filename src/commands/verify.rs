@@ -14,7 +14,7 @@ use crate::config::{Dedup, Generation, Holes};
 use crate::grid::Grid;
 use crate::hash::{dedup_key, puzzle_id_hex};
 use crate::input::Input;
-use crate::manifest::Manifest;
+use crate::manifest::{SeedBand, batch_bands};
 use crate::rating::{Band, rate};
 use crate::shape::{Shape, Size};
 use crate::solver::{Engine, Solver};
@@ -31,7 +31,13 @@ pub fn verify(path: &Path, provenance: bool, quiet: bool) -> Result<Exit> {
     let input = Input::open(Some(path))?;
     let reader = BankReader::new(&input.name, input.reader)?;
     let mut out = BufWriter::new(io::stdout().lock());
-    let bands = provenance.then(|| batch_bands(path));
+    let bands = provenance.then(|| {
+        let mut bands = BatchBands::new();
+        for SeedBand { seed, band } in batch_bands(path) {
+            bands.entry(seed).or_default().push(band);
+        }
+        bands
+    });
     let (rows, bad) = check_bank(reader, bands.as_ref(), &mut out)?;
     out.flush()?;
     if !quiet {
@@ -47,29 +53,10 @@ pub fn verify(path: &Path, provenance: bool, quiet: bool) -> Result<Exit> {
     })
 }
 
-/// The difficulty band of each batch of a bank, by the batch's seed, as the bank's manifest
-/// records them: empty when it has none (a bank written to stdout, or by `merge`).
-pub type BatchBands = HashMap<u64, Band>;
-
-/// The bands of the batches of the bank at `path` ([`BatchBands`]).
-fn batch_bands(path: &Path) -> BatchBands {
-    let Ok(Some(manifest)) = Manifest::read_generated(path) else {
-        return BatchBands::new();
-    };
-    let batches = if manifest.batches.is_empty() {
-        vec![manifest.parameters]
-    } else {
-        manifest
-            .batches
-            .into_iter()
-            .map(|batch| batch.parameters)
-            .collect()
-    };
-    batches
-        .into_iter()
-        .filter_map(|job| Some((job.seed, job.generation.difficulty?)))
-        .collect()
-}
+/// The difficulty bands of a bank's rated batches, by seed, as its manifest records them
+/// ([`batch_bands`]): empty when it has none (a bank written to stdout). A seed may have
+/// several, when banks of one seed were merged.
+pub type BatchBands = HashMap<u64, Vec<Band>>;
 
 /// Checks every row `reader` gives, as [`verify`] does, writing `row K: reason` to `out`
 /// for each bad row; returns the rows checked and how many were bad. With `provenance`, it
@@ -244,11 +231,12 @@ impl Checker {
                         min_tenths: e,
                         max_tenths: e,
                     };
-                    let mut tried = Vec::with_capacity(3);
-                    let batch = bands.get(&seed).copied();
-                    for band in [batch, Some(Band::of_level(ours.level())), Some(alone)] {
-                        if band.is_some_and(|band| band.admits(ours)) && !tried.contains(&band) {
-                            tried.push(band);
+                    let batches = bands.get(&seed).map_or(&[][..], Vec::as_slice);
+                    let mut tried = Vec::with_capacity(batches.len() + 2);
+                    let others = [Band::of_level(ours.level()), alone];
+                    for &band in batches.iter().chain(&others) {
+                        if band.admits(ours) && !tried.contains(&Some(band)) {
+                            tried.push(Some(band));
                         }
                     }
                     tried
