@@ -219,10 +219,11 @@ impl Checker {
             Some(ours)
         });
         if let (Some(bands), Some(seed), Some(index)) = (provenance, seed, index) {
-            // The band to regenerate a rated row with: its batch's, from the manifest, else
-            // its level's (as `--difficulty` gives it), else its rating alone. A puzzle
-            // before it in the attempt's walk fell on the same side of any of them, but the
-            // walk's rhythm of ratings and its returns depend on the band.
+            // The bands to regenerate a rated row with, in turn: each band the manifest lists
+            // for its seed, its level's (as `--difficulty` gives it), its rating alone; each
+            // only if it holds the rating. A puzzle before it in the attempt's walk fell on
+            // the same side of any of them, but the walk's rhythm of ratings and its returns
+            // depend on the band.
             let tried: Vec<Option<Band>> = match &rating {
                 None => vec![None],
                 Some(ours) => {
