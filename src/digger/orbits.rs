@@ -383,13 +383,16 @@ mod tests {
     use crate::solver::{Generic, Solver};
     use crate::symmetry::Symmetry;
 
-    /// The top-down part alone of a dig by orbits with `engine`, unbounded.
+    /// The top-down part alone of a dig by orbits with `engine`, its searches taking at
+    /// most `budget` branches.
+    #[allow(clippy::too_many_arguments)]
     fn top_down<S: Shape, E: Engine<S>>(
         digger: &mut Digger<S>,
         engine: &mut E,
         solution: &Grid<S>,
         orbits: &Orbits,
         holes: usize,
+        budget: u64,
         rng: &mut AttemptRng,
         tests: &mut u64,
     ) -> Dug<S> {
@@ -400,7 +403,7 @@ mod tests {
             holes,
             rng,
             tests,
-            budget: u64::MAX,
+            budget,
             remembers: true,
             stop: &AtomicBool::new(false),
         };
@@ -426,6 +429,7 @@ mod tests {
                 &solution,
                 &orbits,
                 holes,
+                u64::MAX,
                 &mut a,
                 &mut tests,
             );
@@ -435,6 +439,7 @@ mod tests {
                 &solution,
                 &orbits,
                 holes,
+                u64::MAX,
                 &mut b,
                 &mut searches,
             );
@@ -470,12 +475,14 @@ mod tests {
         for index in 0..attempts {
             let mut rng = attempt_rng(5, index);
             let (solution, _) = fill(&mut solver, &mut rng);
+            // The top-down part of the dig below, as it runs there.
             let short = top_down(
                 &mut digger,
                 &mut solver,
                 &solution,
                 &orbits,
                 holes,
+                S::REMOVAL_BUDGET,
                 &mut rng.clone(),
                 &mut tests,
             )
