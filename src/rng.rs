@@ -75,7 +75,7 @@ pub fn pick_bit<R: RngCore + ?Sized>(rng: &mut R, mut mask: u32) -> u32 {
     debug_assert!(mask != 0);
     let k = below(rng, mask.count_ones());
     if let Some(nth) = NTH_BIT_9.get(mask as usize) {
-        return 1 << nth[k as usize & 15];
+        return u32::from(nth[k as usize & 15]);
     }
     for _ in 0..k {
         mask &= mask - 1;
@@ -114,7 +114,7 @@ impl<'a, R: RngCore> Picks<'a, R> {
     pub fn pick_bit(&mut self, mask: u32) -> u32 {
         debug_assert!(mask != 0 && mask < 1 << 9);
         let k = self.below(mask.count_ones()) as usize;
-        1 << NTH_BIT_9[mask as usize & 511][k & 15]
+        u32::from(NTH_BIT_9[mask as usize & 511][k & 15])
     }
 
     /// A number in `0..n` (`1 ≤ n ≤ 56`), each with equal chance.
@@ -132,17 +132,18 @@ impl<'a, R: RngCore> Picks<'a, R> {
     }
 }
 
-/// For every 9-bit mask, the index of its `k`-th lowest set bit: [`pick_bit`] and
+/// For every 9-bit mask, its `k`-th lowest set bit, alone: [`pick_bit`] and
 /// [`Picks::pick_bit`] on 4×4 and 9×9 without a loop. Sixteen places a mask, so that `k & 15`
-/// needs no bounds check: clamping `k` to 8 took 2% of a complete grid's instructions.
-static NTH_BIT_9: [[u8; 16]; 512] = {
-    let mut table = [[0u8; 16]; 512];
+/// needs no bounds check: clamping `k` to 8 took 2% of a complete grid's instructions. The
+/// bit itself rather than its index saves a shift a draw.
+static NTH_BIT_9: [[u16; 16]; 512] = {
+    let mut table = [[0u16; 16]; 512];
     let mut mask = 0;
     while mask < 512 {
         let (mut k, mut bit) = (0, 0);
         while bit < 9 {
             if mask >> bit & 1 != 0 {
-                table[mask][k] = bit as u8;
+                table[mask][k] = 1 << bit;
                 k += 1;
             }
             bit += 1;
@@ -169,8 +170,8 @@ mod tests {
         for mask in 1..512u32 {
             let mut rest = mask;
             let ones = mask.count_ones() as usize;
-            for &index in &NTH_BIT_9[mask as usize][..ones] {
-                assert_eq!(u32::from(index), rest.trailing_zeros());
+            for &bit in &NTH_BIT_9[mask as usize][..ones] {
+                assert_eq!(u32::from(bit), rest & rest.wrapping_neg());
                 rest &= rest - 1;
             }
         }
