@@ -141,7 +141,10 @@ fn take(triple: &[u32; 3], positions: u8) -> u32 {
 /// Given the three disjoint triples `[a, b, c]` of a line (a band's first row, by box; or a
 /// stack's first band, by column), the digit sets of the three parts of the next line, drawn
 /// uniformly from the 56 ways: part 1 takes `k` digits of `b` and `3 − k` of `c`, part 2 the
-/// rest of `c` and `3 − k` of `a`, part 3 the rest of `a` and `b`.
+/// rest of `c` and `3 − k` of `a`, part 3 the rest of `a` and `b`. Inlined, so that the
+/// triples stay where the fill has them: called, a fill took 9% more instructions and 1.09×
+/// the time.
+#[inline(always)]
 fn split<R: RngCore>(picks: &mut Picks<R>, [a, b, c]: &[[u32; 3]; 3]) -> [u32; 3] {
     let (x, y, z) = SPLITS[picks.below(56) as usize];
     let (of_b, of_c, of_a) = (take(b, x), take(c, y), take(a, z));
