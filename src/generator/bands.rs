@@ -85,10 +85,11 @@ pub fn fill<S: Shape, R: RngCore>(rng: &mut R) -> Grid<S> {
 }
 
 /// The digit of a one-bit mask of a 9×9 grid, from the exponent of the mask as a float:
-/// the compiler turns a loop of these into vector instructions, four or eight cells at once
-/// (a trailing-zero count is one cell at a time).
+/// the compiler turns a loop of these into vector instructions, several cells at once (a
+/// trailing-zero count is one cell at a time).
 #[inline(always)]
 fn digit_of_bit(b: u32) -> Digit {
+    debug_assert!(b.is_power_of_two() && b <= ALL);
     // 2^k is exact as a float, with exponent field k + 127.
     (((b as i32 as f32).to_bits() >> 23) - 126) as Digit
 }
