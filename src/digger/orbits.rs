@@ -50,10 +50,10 @@ impl<S: Shape> Digger<S> {
     ///
     /// A dig to an exact target that stops short goes on by swaps of orbits (see the
     /// module docs and [`ORBIT_SWAPS_PER_MISSING_HOLE`]) until it reaches the target, gives
-    /// up, or `stop` is set; but not on 4×4, where a dig costs a few searches and swaps that stand are
-    /// rare: its caller's next order does better. With swaps, 4×4 banks to 12 holes (the
-    /// most a 4×4 puzzle has) came 0.27× as fast by `rot180` orbits and 0.07× by `rot90`
-    /// orbits (BENCHMARKS.md).
+    /// up, or `stop` is set; but not on 4×4, where a dig costs a few searches and swaps
+    /// that stand are rare: its caller's next order does better. With swaps, 4×4 banks to
+    /// 12 holes (the most a 4×4 puzzle has) came 0.27× as fast by `rot180` orbits and 0.07×
+    /// by `rot90` orbits (BENCHMARKS.md).
     #[allow(clippy::too_many_arguments)]
     pub fn dig_orbits_until<E: Engine<S>, R: RngCore>(
         &mut self,
