@@ -128,6 +128,14 @@ impl Manifest {
     /// Reads and checks the manifest of the bank at `bank`; `None` when `merge` wrote the
     /// bank (its manifest lists inputs, not batches).
     pub fn read_generated(bank: &Path) -> Result<Option<Manifest>> {
+        Ok(match Manifest::read_any(bank)? {
+            Written::Generated(manifest) => Some(*manifest),
+            Written::Merged(_) => None,
+        })
+    }
+
+    /// Reads the manifest of the bank at `bank`, checking a generate manifest's batches.
+    fn read_any(bank: &Path) -> Result<Written> {
         let path = Manifest::path_for(bank);
         let input = Input::open(Some(&path)).with_context(|| {
             format!(
@@ -143,10 +151,10 @@ impl Manifest {
             .with_context(|| format!("cannot read {name}"))?;
         let mut manifest: Manifest = match serde_json::from_str(&text) {
             Ok(manifest) => manifest,
-            Err(_) if serde_json::from_str::<Merged>(&text).is_ok_and(|m| m.command == "merge") => {
-                return Ok(None);
-            }
-            Err(err) => bail!("{name} is not a sudoku-bank manifest: {err}"),
+            Err(err) => match serde_json::from_str::<Merged>(&text) {
+                Ok(merged) if merged.command == "merge" => return Ok(Written::Merged(merged)),
+                _ => bail!("{name} is not a sudoku-bank manifest: {err}"),
+            },
         };
         if manifest.tool != env!("CARGO_PKG_NAME") {
             bail!("{name} was written by {:?}, not sudoku-bank", manifest.tool);
@@ -194,7 +202,7 @@ impl Manifest {
                 );
             }
         }
-        Ok(Some(manifest))
+        Ok(Written::Generated(Box::new(manifest)))
     }
 
     /// Writes the manifest beside the bank at `bank`, atomically.
@@ -211,10 +219,19 @@ impl Manifest {
     }
 }
 
-/// Enough of a merge's manifest to tell it from generate's.
+/// A manifest as read: generate's, or merge's.
+enum Written {
+    Generated(Box<Manifest>),
+    Merged(Merged),
+}
+
+/// What is read of a merge's manifest: enough to tell it from generate's, and the bands of
+/// the batches it merged.
 #[derive(Deserialize)]
 struct Merged {
     command: String,
+    #[serde(default)]
+    bands: Vec<SeedBand>,
 }
 
 /// The difficulty band of a batch, by the batch's seed: what a merged bank keeps of its
@@ -232,8 +249,8 @@ pub struct SeedBand {
 /// wrote lists its batches, one `merge` wrote the bands of its inputs' batches. Empty when
 /// there is no manifest or it cannot be read.
 pub fn batch_bands(bank: &Path) -> Vec<SeedBand> {
-    match Manifest::read_generated(bank) {
-        Ok(Some(manifest)) => manifest
+    match Manifest::read_any(bank) {
+        Ok(Written::Generated(manifest)) => manifest
             .batches
             .iter()
             .filter_map(|batch| {
@@ -244,19 +261,9 @@ pub fn batch_bands(bank: &Path) -> Vec<SeedBand> {
                 })
             })
             .collect(),
-        Ok(None) => std::fs::read_to_string(Manifest::path_for(bank))
-            .ok()
-            .and_then(|text| serde_json::from_str::<MergedBands>(&text).ok())
-            .map_or_else(Vec::new, |merged| merged.bands),
+        Ok(Written::Merged(merged)) => merged.bands,
         Err(_) => Vec::new(),
     }
-}
-
-/// The bands a merge manifest lists.
-#[derive(Deserialize)]
-struct MergedBands {
-    #[serde(default)]
-    bands: Vec<SeedBand>,
 }
 
 /// `time` as RFC 3339 in UTC, to the second.
