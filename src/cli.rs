@@ -166,7 +166,7 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
     /// Worker threads (the bank's bytes do not depend on it). [default: all cores]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
     threads: Option<NonZeroUsize>,
     /// Output file ("-" for stdout). A file gets a manifest beside it, FILE.json.
     #[arg(short, long, value_name = "FILE", default_value = "-")]
@@ -363,7 +363,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "LEVEL", conflicts_with_all = ["solve", "canon"])]
     difficulty: Option<Level>,
     /// Thread counts to compare, comma-separated. [default: 1 and all cores]
-    #[arg(long, value_delimiter = ',', value_name = "N,…")]
+    #[arg(long, value_delimiter = ',', value_name = "N,…", value_parser = parse_threads)]
     threads: Vec<NonZeroUsize>,
     /// Puzzles per measurement.
     #[arg(long, value_name = "N", conflicts_with = "seconds")]
@@ -568,7 +568,7 @@ pub struct RateArgs {
     /// Threads rating at once; rows come out in input order, the same bytes for any count.
     /// With more than one, rows are written a batch of puzzles at a time. [default: all
     /// cores]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
     threads: Option<NonZeroUsize>,
 }
 
@@ -603,6 +603,11 @@ fn parse_size(text: &str) -> Result<Size, String> {
         .ok()
         .and_then(Size::from_n)
         .ok_or_else(|| format!("{text:?} is not a grid size (expected 4, 9, 16 or 25)"))
+}
+
+fn parse_threads(text: &str) -> Result<NonZeroUsize, String> {
+    text.parse::<NonZeroUsize>()
+        .map_err(|_| format!("{text:?} is not a thread count (a whole number from 1)"))
 }
 
 fn threads_or_all(threads: Option<NonZeroUsize>) -> usize {
@@ -648,7 +653,14 @@ mod tests {
     #[test]
     fn bad_sizes_and_counts_are_refused() {
         assert!(parse(&["generate", "--size", "8"]).is_err());
-        assert!(parse(&["generate", "--threads", "0"]).is_err());
+        for args in [
+            &["generate", "--threads", "0"][..],
+            &["bench", "--threads", "1,0"],
+            &["rate", "--threads", "x"],
+        ] {
+            let err = parse(args).unwrap_err().to_string();
+            assert!(err.contains("is not a thread count"), "{err}");
+        }
         let Command::Generate(args) = parse(&["generate", "--count", "0"]).unwrap().command else {
             panic!("not generate");
         };
