@@ -151,10 +151,14 @@ impl Manifest {
             .with_context(|| format!("cannot read {name}"))?;
         let mut manifest: Manifest = match serde_json::from_str(&text) {
             Ok(manifest) => manifest,
-            Err(err) => match serde_json::from_str::<Merged>(&text) {
-                Ok(merged) if merged.command == "merge" => return Ok(Written::Merged(merged)),
-                _ => bail!("{name} is not a sudoku-bank manifest: {err}"),
-            },
+            Err(_)
+                if serde_json::from_str::<Command>(&text).is_ok_and(|c| c.command == "merge") =>
+            {
+                let merged = serde_json::from_str(&text)
+                    .with_context(|| format!("{name} is not a readable merge manifest"))?;
+                return Ok(Written::Merged(merged));
+            }
+            Err(err) => bail!("{name} is not a sudoku-bank manifest: {err}"),
         };
         if manifest.tool != env!("CARGO_PKG_NAME") {
             bail!("{name} was written by {:?}, not sudoku-bank", manifest.tool);
@@ -225,11 +229,15 @@ enum Written {
     Merged(Merged),
 }
 
-/// What is read of a merge's manifest: enough to tell it from generate's, and the bands of
-/// the batches it merged.
+/// Enough of a manifest to tell merge's from generate's.
+#[derive(Deserialize)]
+struct Command {
+    command: String,
+}
+
+/// What is read of a merge's manifest: the bands of the batches it merged.
 #[derive(Deserialize)]
 struct Merged {
-    command: String,
     #[serde(default)]
     bands: Vec<SeedBand>,
 }
@@ -282,5 +290,37 @@ mod tests {
             PathBuf::from("out/bank.csv.json")
         );
         assert_eq!(timestamp(SystemTime::UNIX_EPOCH), "1970-01-01T00:00:00Z");
+    }
+
+    /// A merge's manifest is told from generate's and gives its bands; one whose bands
+    /// cannot be read is refused as a merge manifest, and other JSON as no manifest.
+    #[test]
+    fn merge_manifests_give_their_bands() {
+        let dir = tempfile::tempdir().unwrap();
+        let bank = dir.path().join("merged.csv");
+        let write = |json: &str| std::fs::write(Manifest::path_for(&bank), json).unwrap();
+        let band = SeedBand {
+            seed: 7,
+            band: Band::of_level(crate::rating::Level::Hard),
+        };
+
+        write(
+            r#"{"command": "merge", "bands": [{"seed": 7, "min_tenths": 25, "max_tenths": 49}]}"#,
+        );
+        assert!(Manifest::read_generated(&bank).unwrap().is_none());
+        assert_eq!(batch_bands(&bank), vec![band]);
+
+        write(r#"{"command": "merge"}"#);
+        assert!(Manifest::read_generated(&bank).unwrap().is_none());
+        assert_eq!(batch_bands(&bank), vec![]);
+
+        write(r#"{"command": "merge", "bands": "oops"}"#);
+        let err = Manifest::read_generated(&bank).unwrap_err().to_string();
+        assert!(err.contains("is not a readable merge manifest"), "{err}");
+        assert_eq!(batch_bands(&bank), vec![]);
+
+        write(r#"{"command": "other"}"#);
+        let err = Manifest::read_generated(&bank).unwrap_err().to_string();
+        assert!(err.contains("is not a sudoku-bank manifest"), "{err}");
     }
 }
