@@ -18,27 +18,37 @@ use sudoku_bank::{Engine, Grid, Nine, Solver, generator};
 /// Neighbours looked at per dug puzzle.
 const NEIGHBOURS: usize = 20;
 
-/// The levels, hardest last.
-const LEVELS: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Diabolical];
-
-/// What was seen from the dug puzzles of one rating (or level, above medium).
+/// What was seen from the dug puzzles of one rating (below hard) or level (from hard on).
 #[derive(Default)]
 struct Seen {
     puzzles: u64,
+    /// Their neighbours by level, easiest first.
     neighbours: [u64; 4],
 }
 
+/// A puzzle's rating in tenths, as `rate` reports it (every puzzle here has one solution).
 fn rating(puzzle: &Grid<Nine>) -> u32 {
     rate(puzzle).map_or(u32::MAX, |rating| rating.reported_tenths())
 }
 
 fn main() {
-    let arg = |k: usize, default: u64| {
-        std::env::args().nth(k).map_or(default, |a| {
-            a.parse().expect("HOLES, PUZZLES and SEED are numbers")
-        })
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let parsed: Result<Vec<u64>, _> = args.iter().map(|a| a.parse::<u64>()).collect();
+    let (holes, puzzles, seed) = match parsed.as_deref() {
+        Ok(&[]) => (55, 3000, 5),
+        Ok(&[holes]) => (holes, 3000, 5),
+        Ok(&[holes, puzzles]) => (holes, puzzles, 5),
+        Ok(&[holes, puzzles, seed]) => (holes, puzzles, seed),
+        _ => {
+            eprintln!("usage: neighbours [HOLES] [PUZZLES] [SEED] (whole numbers)");
+            std::process::exit(2);
+        }
     };
-    let (holes, puzzles, seed) = (arg(1, 55) as usize, arg(2, 3000), arg(3, 5));
+    let holes = holes as usize;
+    if !(1..=64).contains(&holes) {
+        eprintln!("neighbours: HOLES must be 1 to 64 for 9×9 puzzles");
+        std::process::exit(2);
+    }
 
     let mut digger = Digger::<Nine>::new();
     let mut solver = Solver::<Nine>::new();
@@ -64,7 +74,7 @@ fn main() {
         let mut count = 0;
         let mut wanted = |neighbour: &Grid<Nine>| {
             let level = Level::of_tenths(rating(neighbour));
-            here.neighbours[LEVELS.iter().position(|&l| l == level).unwrap()] += 1;
+            here.neighbours[level as usize] += 1;
             count += 1;
             if count == NEIGHBOURS {
                 Step::Take(())
@@ -93,7 +103,10 @@ fn main() {
             _ => format!("{}.{}", key / 10, key % 10),
         };
         let total: u64 = here.neighbours.iter().sum();
-        let share = |n: u64, of: u64| format!("{:.1}%", 100.0 * n as f64 / of as f64);
+        let share = |n: u64, of: u64| match of {
+            0 => "–".to_string(),
+            _ => format!("{:.1}%", 100.0 * n as f64 / of as f64),
+        };
         println!(
             "| {label} | {} | {total} | {} | {} | {} | {} |",
             here.puzzles,
