@@ -82,13 +82,6 @@ impl<S: Banded> State<S> {
         cells.wrapping_mul(Self::ROW_STARTS) >> (S::N * (S::BOX - 1)) & Self::ROW
     }
 
-    /// The digits of a set of (band, digit) entries: their bands' lanes folded onto the first.
-    #[inline(always)]
-    fn fold_bands(entries: u64) -> u32 {
-        (0..S::BOX).fold(0, |digits, b| digits | entries >> (S::N * b)) as u32
-            & low_bits(S::N) as u32
-    }
-
     /// The columns of a band that hold a cell.
     #[inline(always)]
     pub(super) fn fold(band: u64) -> u64 {
@@ -256,8 +249,9 @@ impl<S: Banded> State<S> {
         let mut settle = || {
             while dirty != 0 {
                 let todo = dirty;
-                // The digits of the entries this pass recomputes.
-                unruled |= Self::fold_bands(todo);
+                // The digits of the entries this pass recomputes: the entries of a digit
+                // line up as a band's cells of a column do.
+                unruled |= Self::fold(todo) as u32;
                 if S::BOX == 4 {
                     self.settle_entries(todo, &mut dirty)?;
                 } else {
