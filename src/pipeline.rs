@@ -209,8 +209,8 @@ impl Chunk {
 /// engines and buffers then warm up once a batch, and chunks the writer is done with, whose
 /// buffers its next chunks reuse. Freed by the writer and allocated anew by the workers,
 /// chunk buffers could go back to the system between ranges and come back as fresh pages:
-/// one run in three or four of a one-thread batch of 8,000,000 complete 9×9 grids took
-/// 400,000 to 600,000 page faults, and a quarter of its time in the kernel.
+/// one run in five of a one-thread batch of 8,000,000 complete 9×9 grids took 407,160 page
+/// faults and 0.9 s in the kernel (BENCHMARKS.md, "Chunk buffers reused").
 struct Worker<S: Shape> {
     generator: Generator<S>,
     formatter: RowFormatter,
