@@ -19,7 +19,7 @@
 //!   four rows, and a removal that would leave one without a clue fails without a search.
 //!   A set a top-down search reveals holds the clue that stayed and no other, so it serves
 //!   the swaps below and never a later top-down test: a minimal dig, which takes no swap,
-//!   does not keep them.
+//!   does not keep them, and a top-down dig looks among the grid's own sets alone, by cell.
 //! - *propagated*: where the engine takes a base ([`Engine::prepared_cells`]), the dig has
 //!   it propagate the puzzle less the next cells it will test, once, before the first of
 //!   their tests. A cell that propagation places has its digit in every solution of that
@@ -176,6 +176,12 @@ pub struct Digger<S: Shape> {
     grid: Grid<S>,
     /// That grid's lines as permutations, to find its small sets.
     lines: Box<Lines>,
+    /// How many of the ring's first sets are the grid's own, those [`Digger::forget`]
+    /// remembered.
+    grid_sets: usize,
+    /// For each cell, which of the first [`sets::INDEXED_SETS`] of the grid's own sets hold
+    /// it: bit `k` for the set in slot `k`.
+    holding: S::Cells<u64>,
     shape: std::marker::PhantomData<S>,
 }
 
@@ -195,6 +201,8 @@ impl<S: Shape> Digger<S> {
             found: 0,
             grid: Grid::empty(),
             lines: Box::default(),
+            grid_sets: 0,
+            holding: S::cells(0),
             shape: std::marker::PhantomData,
         }
     }
@@ -311,7 +319,7 @@ impl<S: Shape> Digger<S> {
             let naked = used[row] | used[col] | used[boxed] | b == S::ALL;
             let stands = naked
                 || places.hidden_single::<S>(cell, digit)
-                || self.witness(&dug.clues, cell).is_none() && {
+                || !self.top_down_witness(&dug.clues, cell) && {
                     if E::prepared_cells(dug.holes) > 0 && at >= prepared {
                         prepared = Self::prepare(job, &dug, order.as_ref(), at);
                     }
@@ -619,7 +627,7 @@ mod tests {
             let mut rng = attempt_rng(4, index);
             let (solution, _) = fill(&mut solver, &mut rng);
             let (mut a, mut b) = (rng.clone(), rng);
-            digger.found = 0;
+            digger.forget(&solution, holes);
             let dug = digger.top_down(&mut Job {
                 solver: &mut solver,
                 solution: &solution,

@@ -28,6 +28,11 @@ const fn two_digit_rows<S: Shape>(holes: usize) -> usize {
     if S::BOX == 3 && holes >= 54 { 4 } else { 0 }
 }
 
+/// How many of the grid's own sets a top-down dig looks up by cell
+/// ([`Digger::top_down_witness`]). A 9×9 grid has fewer as a rule (at most 46 in 300 grids
+/// dug to 60 holes); 16×16 grids have about 56 and 25×25 grids about 110, the rest scanned.
+pub(super) const INDEXED_SETS: usize = 64;
+
 /// 64-bit words in a [`CellSet`]: room for the 625 cells of 25×25.
 const WORDS: usize = CELL_WORDS;
 
@@ -179,6 +184,25 @@ impl<S: Shape> Digger<S> {
         }
         self.remember_two_line_sets(TWO_LINE_CYCLES);
         self.remember_two_digit_sets(two_digit_rows);
+        self.index_grid_sets();
+    }
+
+    /// Notes the grid's own sets, those [`Digger::forget`] just remembered, for
+    /// [`Digger::top_down_witness`]: how many there are, and which of the first
+    /// [`INDEXED_SETS`] of them hold each cell.
+    fn index_grid_sets(&mut self) {
+        self.grid_sets = self.found;
+        self.holding = S::cells(0);
+        for (k, set) in self.sets[..self.found.min(INDEXED_SETS)].iter().enumerate() {
+            for (w, &word) in set.0[..Self::WORDS].iter().enumerate() {
+                let mut rest = word;
+                while rest != 0 {
+                    let bit = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    self.holding.as_mut()[64 * w + bit] |= 1 << k;
+                }
+            }
+        }
     }
 
     /// Remembers the unavoidable sets of two digits on three rows or more (those on two rows
@@ -287,6 +311,27 @@ impl<S: Shape> Digger<S> {
         self.remembered()
             .iter()
             .find(|set| set.contains(cell) && set.meets_only_at(clues, cell, Self::WORDS))
+    }
+
+    /// [`Digger::witness`] in a top-down dig, as a yes or no: there only the grid's own sets
+    /// can be witnesses, and the first [`INDEXED_SETS`] of them are looked up by the cell.
+    /// A set that a top-down search revealed holds the clue that stayed, and that clue stays
+    /// for the rest of the dig, which visits each cell once: no later cell is its only clue.
+    /// (Once the ring has gone round, some of the grid's sets are gone, and their slots hold
+    /// such sets: the answer is still the scan's.) The scan over every set took 1.4% more
+    /// instructions for a 9×9 dig to 55 holes.
+    pub(super) fn top_down_witness(&self, clues: &CellSet, cell: usize) -> bool {
+        let mut holding = self.holding.as_ref()[cell];
+        while holding != 0 {
+            let k = holding.trailing_zeros() as usize;
+            holding &= holding - 1;
+            if self.sets[k].meets_only_at(clues, cell, Self::WORDS) {
+                return true;
+            }
+        }
+        self.sets[INDEXED_SETS.min(self.grid_sets)..self.grid_sets]
+            .iter()
+            .any(|set| set.contains(cell) && set.meets_only_at(clues, cell, Self::WORDS))
     }
 
     /// The cells common to every remembered unavoidable set whose only clue is `cell`
