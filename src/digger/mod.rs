@@ -100,8 +100,7 @@ enum Swap {
     Kept,
     /// A search found a second solution, now remembered: the swap was undone.
     Refuted,
-    /// No cell could be put back, the swap would leave a remembered unavoidable set without
-    /// a clue, or the search ran out of budget: nothing changed.
+    /// No cell could be put back, or the search ran out of budget: nothing changed.
     Declined,
 }
 
