@@ -328,11 +328,8 @@ impl<S: Banded> Engine<S> for Bands<S> {
 
     /// From the solved state's entries and the grid's, as masks: no grid is built.
     fn differences(&mut self, grid: &Grid<S>) -> CellWords {
-        let Some(solved) = self.trail.first else {
-            return differences(&self.solution(), grid);
-        };
         self.know(Some(grid.digits()));
-        let Some(known) = &self.known else {
+        let (Some(solved), Some(known)) = (&self.trail.first, &self.known) else {
             return differences(&self.solution(), grid);
         };
         let width = State::<S>::WIDTH;
