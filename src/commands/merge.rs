@@ -270,15 +270,7 @@ pub fn merge(config: &MergeConfig) -> Result<Exit> {
                 shard: s.shard.map(|shard| shard.shard),
             })
             .collect(),
-        bands: {
-            let mut bands: Vec<SeedBand> = Vec::new();
-            for band in config.inputs.iter().flat_map(|input| batch_bands(input)) {
-                if !bands.contains(&band) {
-                    bands.push(band);
-                }
-            }
-            bands
-        },
+        bands: distinct_bands(&config.inputs),
     };
     AtomicFile::write_all(
         &Manifest::path_for(&config.output),
@@ -468,4 +460,16 @@ impl Merger {
         self.rows += 1;
         Ok(true)
     }
+}
+
+/// The difficulty bands of the rated batches of `inputs`, as their manifests give them, each
+/// once, in the order first met.
+fn distinct_bands(inputs: &[PathBuf]) -> Vec<SeedBand> {
+    let mut bands: Vec<SeedBand> = Vec::new();
+    for band in inputs.iter().flat_map(|input| batch_bands(input)) {
+        if !bands.contains(&band) {
+            bands.push(band);
+        }
+    }
+    bands
 }
