@@ -317,13 +317,20 @@ fn reproduce_prints_the_generated_row() {
 
 /// Writes `csv` with one row changed by `edit` and returns what `verify` says.
 fn verify_edited(csv: &str, edit: impl Fn(&mut Vec<String>)) -> (i32, String) {
+    verify_edited_with(csv, &[], edit)
+}
+
+/// [`verify_edited`], with `args` (`--provenance`, say) given to `verify` too.
+fn verify_edited_with(csv: &str, args: &[&str], edit: impl Fn(&mut Vec<String>)) -> (i32, String) {
     let mut lines: Vec<String> = csv.lines().map(str::to_owned).collect();
     edit(&mut lines);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("edited.csv");
     fs::write(&path, lines.join("\n") + "\n").unwrap();
     let out = bank()
-        .args(["verify", path.to_str().unwrap()])
+        .arg("verify")
+        .args(args)
+        .arg(path.to_str().unwrap())
         .output()
         .unwrap();
     (
@@ -424,6 +431,55 @@ fn verify_catches_damaged_rows() {
     assert!(
         out.contains("row 4: puzzle: column 81: unexpected character 'x'"),
         "{out}"
+    );
+}
+
+#[test]
+fn verify_catches_damaged_provenance_columns() {
+    // Columns: id,size,holes,clues,puzzle,solution,seed,index,symmetry,rating,level.
+    let csv = stdout_of(&[
+        "generate",
+        "--count",
+        "4",
+        "--seed",
+        "8",
+        "--holes",
+        "50",
+        "--difficulty",
+        "medium",
+        "--symmetry",
+        "rot180",
+        "-q",
+    ]);
+    let provenance = ["--provenance"];
+    assert_eq!(
+        verify_edited_with(&csv, &provenance, |_| {}),
+        (0, String::new())
+    );
+    let only = |edit: &dyn Fn(&mut Vec<String>)| verify_edited_with(&csv, &provenance, edit);
+
+    let (code, out) = only(&|lines| set_field(&mut lines[2], 7, "two"));
+    assert_eq!(
+        (code, out.as_str()),
+        (1, "row 2: index \"two\" is not a whole number\n")
+    );
+    let (code, out) = only(&|lines| set_field(&mut lines[2], 8, "spiral"));
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with("row 2: symmetry \"spiral\" is not a pattern"),
+        "{out}"
+    );
+    let (code, out) = only(&|lines| set_field(&mut lines[3], 9, "9.9"));
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with("row 3: rating \"9.9\" and level \"medium\" are not the puzzle's ("),
+        "{out}"
+    );
+    // Another seed's attempt gives another puzzle.
+    let (code, out) = only(&|lines| set_field(&mut lines[4], 6, "9"));
+    assert_eq!(
+        (code, out.as_str()),
+        (1, "row 4: does not regenerate from seed 9 index 3\n")
     );
 }
 

@@ -15,7 +15,7 @@ use crate::grid::Grid;
 use crate::hash::{dedup_key, puzzle_id_hex};
 use crate::input::Input;
 use crate::manifest::{SeedBand, batch_bands};
-use crate::rating::{Band, rate};
+use crate::rating::{Band, Rating, rate};
 use crate::shape::{Shape, Size};
 use crate::solver::{Engine, Solver};
 use crate::symmetry::Symmetry;
@@ -102,6 +102,7 @@ struct Checker {
 }
 
 impl Checker {
+    /// The problems of the row numbered `row` (see [`verify`] for the checks).
     fn check<R: io::Read>(
         &mut self,
         reader: &BankReader<R>,
@@ -111,35 +112,11 @@ impl Checker {
     ) -> Vec<String> {
         let field = |column| reader.field(record, column);
         let mut problems = Vec::new();
-        let number = |name: &str, text: &str, problems: &mut Vec<String>| {
-            text.parse::<u64>()
-                .map_err(|_| problems.push(format!("{name} {text:?} is not a whole number")))
-                .ok()
-        };
-        let seed = number("seed", field(Column::Seed), &mut problems);
-        let index = number("index", field(Column::Index), &mut problems);
-        if let (Some(seed), Some(index)) = (seed, index) {
-            match self.last {
-                Some((last_seed, last)) if last_seed == seed && index <= last => problems.push(
-                    format!("index {index} is not above the previous row's {last}"),
-                ),
-                _ => {}
-            }
-            self.last = Some((seed, index));
-        }
-        let size_text = field(Column::Size);
-        let Some(size) = size_text.parse().ok().and_then(Size::from_n) else {
-            problems.push(format!("size {size_text:?} is not 4, 9, 16 or 25"));
+        let (seed, index) =
+            self.check_order(field(Column::Seed), field(Column::Index), &mut problems);
+        let Some(size) = self.check_size(field(Column::Size), &mut problems) else {
             return problems;
         };
-        match self.size {
-            Some(first) if first != size => problems.push(format!(
-                "size {} differs from the first row's {}",
-                size.n(),
-                first.n()
-            )),
-            _ => self.size = self.size.or(Some(size)),
-        }
         let fields = Fields {
             id: field(Column::Id),
             holes: field(Column::Holes),
@@ -154,120 +131,215 @@ impl Checker {
         if let Some(first) = self.seen.insert(dedup_key(&text), row) {
             problems.push(format!("duplicate of row {first}"));
         }
-        // A bank deduplicated by canonical form: the canon_id is the form's, and no two
-        // rows are equivalent. (Clues that conflict are reported above, and have no
-        // canonical form to check.)
         if let Some(canon_id) = reader.canon_id(record) {
-            let canon = crate::with_shape!(size, S => {
-                Grid::<S>::parse(&text)
-                    .ok()
-                    .filter(|p| p.is_consistent())
-                    .map(|p| self.canonicalizer.canonical(&p).map(|c| c.to_string()))
-            });
-            match canon {
-                None => {}
-                Some(None) => problems.push(format!(
-                    "canon_id {canon_id:?}: {}",
-                    crate::canon::supported(size).err().unwrap_or_default()
-                )),
-                Some(Some(canon)) => {
-                    let expected = puzzle_id_hex(&canon);
-                    if canon_id != expected {
-                        problems.push(format!(
-                            "canon_id {canon_id:?} is not the puzzle's (expected {expected})"
-                        ));
-                    }
-                    match self.forms.insert(dedup_key(&canon), row) {
-                        Some(first) if first != row => {
-                            problems.push(format!("equivalent to row {first}"));
-                        }
-                        _ => {}
-                    }
-                }
-            }
+            self.check_canon_id(canon_id, size, &text, row, &mut problems);
         }
-        let symmetry = match reader.symmetry(record).map(str::parse::<Symmetry>) {
-            None => None,
-            Some(Ok(symmetry)) if symmetry != Symmetry::Random => {
-                let clue = |cell: usize| text.as_bytes()[cell] != b'.';
-                if !symmetry.holds(size.n(), clue) {
-                    problems.push(format!("the clue pattern is not {symmetry}"));
-                }
-                Some(symmetry)
-            }
-            Some(_) => {
-                problems.push(format!(
-                    "symmetry {:?} is not a pattern",
-                    reader.symmetry(record).unwrap_or_default()
-                ));
-                None
-            }
-        };
-        // A rated row: the rating and level are ours.
-        let rating = reader.rating(record).and_then(|(rating, level)| {
-            let ours = crate::with_shape!(size, S => {
-                Grid::<S>::parse(&text).ok().and_then(|p| rate(&p).ok())
-            })?;
-            let tenths = ours.reported_tenths();
-            let expected = crate::bank::tenths_text(tenths);
-            if rating != expected || level != ours.level().name() {
-                problems.push(format!(
-                    "rating {rating:?} and level {level:?} are not the puzzle's ({expected}, {})",
-                    ours.level()
-                ));
-            }
-            Some(ours)
-        });
+        let symmetry = reader
+            .symmetry(record)
+            .and_then(|symmetry| check_symmetry(symmetry, size, &text, &mut problems));
+        let rating = reader
+            .rating(record)
+            .and_then(|(rating, level)| check_rating(rating, level, size, &text, &mut problems));
         if let (Some(bands), Some(seed), Some(index)) = (provenance, seed, index) {
-            // The bands to regenerate a rated row with, in turn: each band the manifest lists
-            // for its seed, its level's (as `--difficulty` gives it), its rating alone; each
-            // only if it holds the rating. A puzzle before it in the attempt's walk fell on
-            // the same side of any of them, but the walk's rhythm of ratings and its returns
-            // depend on the band.
-            let tried: Vec<Option<Band>> = match &rating {
-                None => vec![None],
-                Some(ours) => {
-                    let e = ours.reported_tenths();
-                    let alone = Band {
-                        min_tenths: e,
-                        max_tenths: e,
-                    };
-                    let batches = bands.get(&seed).map_or(&[][..], Vec::as_slice);
-                    let mut tried = Vec::with_capacity(batches.len() + 2);
-                    let others = [Band::of_level(ours.level()), alone];
-                    for &band in batches.iter().chain(&others) {
-                        if band.admits(ours) && !tried.contains(&Some(band)) {
-                            tried.push(Some(band));
-                        }
-                    }
-                    tried
-                }
+            let regenerated = Regenerated {
+                size,
+                symmetry,
+                rating,
+                puzzle: &text,
+                solution: fields.solution,
             };
-            let regenerates = |holes, difficulty| {
-                let generation = Generation {
-                    size,
-                    holes,
-                    symmetry: symmetry.unwrap_or_default(),
-                    difficulty,
-                };
-                regenerate(generation, Dedup::Exact, seed, index)
-                    .is_some_and(|made| made.puzzle == text && made.solution == fields.solution)
-            };
-            // A minimal puzzle is also the exact-target puzzle of its own hole count, but
-            // where exact digs give up costly removal tests and minimal digs do not.
-            let gives_up = crate::with_shape!(size, S => S::REMOVAL_BUDGET != u64::MAX);
-            let holes = text.bytes().filter(|&b| b == b'.').count();
-            let regenerated = tried
-                .iter()
-                .any(|&band| regenerates(Holes::Exact(holes), band))
-                || gives_up && rating.is_none() && regenerates(Holes::Minimal, None);
-            if !regenerated {
+            if !regenerated.regenerates(bands, seed, index) {
                 problems.push(format!(
                     "does not regenerate from seed {seed} index {index}"
                 ));
             }
         }
         problems
+    }
+
+    /// The row's seed and index, when they are whole numbers; an index must be above the
+    /// previous row's of the same seed.
+    fn check_order(
+        &mut self,
+        seed: &str,
+        index: &str,
+        problems: &mut Vec<String>,
+    ) -> (Option<u64>, Option<u64>) {
+        let mut number = |name: &str, text: &str| {
+            text.parse::<u64>()
+                .map_err(|_| problems.push(format!("{name} {text:?} is not a whole number")))
+                .ok()
+        };
+        let (seed, index) = (number("seed", seed), number("index", index));
+        if let (Some(seed), Some(index)) = (seed, index) {
+            match self.last {
+                Some((last_seed, last)) if last_seed == seed && index <= last => problems.push(
+                    format!("index {index} is not above the previous row's {last}"),
+                ),
+                _ => {}
+            }
+            self.last = Some((seed, index));
+        }
+        (seed, index)
+    }
+
+    /// The row's size, when it is one; it must be the first row's.
+    fn check_size(&mut self, text: &str, problems: &mut Vec<String>) -> Option<Size> {
+        let Some(size) = text.parse().ok().and_then(Size::from_n) else {
+            problems.push(format!("size {text:?} is not 4, 9, 16 or 25"));
+            return None;
+        };
+        match self.size {
+            Some(first) if first != size => problems.push(format!(
+                "size {} differs from the first row's {}",
+                size.n(),
+                first.n()
+            )),
+            _ => self.size = self.size.or(Some(size)),
+        }
+        Some(size)
+    }
+
+    /// A bank deduplicated by canonical form: the canon_id is the form's, and no two rows
+    /// are equivalent. (Clues that conflict are reported by [`check_grids`], and have no
+    /// canonical form to check.)
+    fn check_canon_id(
+        &mut self,
+        canon_id: &str,
+        size: Size,
+        text: &str,
+        row: u64,
+        problems: &mut Vec<String>,
+    ) {
+        let canon = crate::with_shape!(size, S => {
+            Grid::<S>::parse(text)
+                .ok()
+                .filter(|p| p.is_consistent())
+                .map(|p| self.canonicalizer.canonical(&p).map(|c| c.to_string()))
+        });
+        match canon {
+            None => {}
+            Some(None) => problems.push(format!(
+                "canon_id {canon_id:?}: {}",
+                crate::canon::supported(size).err().unwrap_or_default()
+            )),
+            Some(Some(canon)) => {
+                let expected = puzzle_id_hex(&canon);
+                if canon_id != expected {
+                    problems.push(format!(
+                        "canon_id {canon_id:?} is not the puzzle's (expected {expected})"
+                    ));
+                }
+                match self.forms.insert(dedup_key(&canon), row) {
+                    Some(first) if first != row => {
+                        problems.push(format!("equivalent to row {first}"));
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+/// The symmetry column's pattern, which the puzzle's clues must have; `None` when it names
+/// none.
+fn check_symmetry(
+    symmetry: &str,
+    size: Size,
+    text: &str,
+    problems: &mut Vec<String>,
+) -> Option<Symmetry> {
+    match symmetry.parse::<Symmetry>() {
+        Ok(kind) if kind != Symmetry::Random => {
+            let clue = |cell: usize| text.as_bytes()[cell] != b'.';
+            if !kind.holds(size.n(), clue) {
+                problems.push(format!("the clue pattern is not {kind}"));
+            }
+            Some(kind)
+        }
+        _ => {
+            problems.push(format!("symmetry {symmetry:?} is not a pattern"));
+            None
+        }
+    }
+}
+
+/// A rated row: the rating and level must be ours. Returns our rating of the puzzle.
+fn check_rating(
+    rating: &str,
+    level: &str,
+    size: Size,
+    text: &str,
+    problems: &mut Vec<String>,
+) -> Option<Rating> {
+    let ours = crate::with_shape!(size, S => {
+        Grid::<S>::parse(text).ok().and_then(|p| rate(&p).ok())
+    })?;
+    let expected = crate::bank::tenths_text(ours.reported_tenths());
+    if rating != expected || level != ours.level().name() {
+        problems.push(format!(
+            "rating {rating:?} and level {level:?} are not the puzzle's ({expected}, {})",
+            ours.level()
+        ));
+    }
+    Some(ours)
+}
+
+/// What a row's provenance is checked from: its grids, and how it was dug.
+struct Regenerated<'a> {
+    size: Size,
+    symmetry: Option<Symmetry>,
+    /// Our rating of a rated row.
+    rating: Option<Rating>,
+    puzzle: &'a str,
+    solution: &'a str,
+}
+
+impl Regenerated<'_> {
+    /// True when the attempt `index` of `seed` gives this row's puzzle and solution.
+    fn regenerates(&self, bands: &BatchBands, seed: u64, index: u64) -> bool {
+        // The bands to regenerate a rated row with, in turn: each band the manifest lists
+        // for its seed, its level's (as `--difficulty` gives it), its rating alone; each
+        // only if it holds the rating. A puzzle before it in the attempt's walk fell on
+        // the same side of any of them, but the walk's rhythm of ratings and its returns
+        // depend on the band.
+        let tried: Vec<Option<Band>> = match &self.rating {
+            None => vec![None],
+            Some(ours) => {
+                let e = ours.reported_tenths();
+                let alone = Band {
+                    min_tenths: e,
+                    max_tenths: e,
+                };
+                let batches = bands.get(&seed).map_or(&[][..], Vec::as_slice);
+                let mut tried = Vec::with_capacity(batches.len() + 2);
+                let others = [Band::of_level(ours.level()), alone];
+                for &band in batches.iter().chain(&others) {
+                    if band.admits(ours) && !tried.contains(&Some(band)) {
+                        tried.push(Some(band));
+                    }
+                }
+                tried
+            }
+        };
+        let regenerates = |holes, difficulty| {
+            let generation = Generation {
+                size: self.size,
+                holes,
+                symmetry: self.symmetry.unwrap_or_default(),
+                difficulty,
+            };
+            regenerate(generation, Dedup::Exact, seed, index)
+                .is_some_and(|made| made.puzzle == self.puzzle && made.solution == self.solution)
+        };
+        // A minimal puzzle is also the exact-target puzzle of its own hole count, but
+        // where exact digs give up costly removal tests and minimal digs do not.
+        let gives_up = crate::with_shape!(self.size, S => S::REMOVAL_BUDGET != u64::MAX);
+        let holes = self.puzzle.bytes().filter(|&b| b == b'.').count();
+        tried
+            .iter()
+            .any(|&band| regenerates(Holes::Exact(holes), band))
+            || gives_up && self.rating.is_none() && regenerates(Holes::Minimal, None)
     }
 }
 
