@@ -14,7 +14,7 @@ use std::path::Path;
 use anyhow::{Context, Result, anyhow, bail};
 
 use crate::bank::{BankReader, Column, Next};
-use crate::config::{Continue, Dedup, Generation, Job, Mode};
+use crate::config::{Continue, Dedup, Generation, Given, Job, Mode};
 use crate::dedup::Keyer;
 use crate::grid::Grid;
 use crate::hash::KeySet;
@@ -45,139 +45,18 @@ impl Continuation {
             .last()
             .expect("a read manifest has a batch");
         let bank = &last.parameters;
-        let given = how.given;
-        let name = path.display();
         let mut differ = Vec::new();
-        if given.size && asked.generation.size != bank.generation.size {
+        if how.given.size && asked.generation.size != bank.generation.size {
             differ.push(format!(
                 "--size {} (the bank's is {})",
                 asked.generation.size.n(),
                 bank.generation.size.n()
             ));
         }
+        let name = path.display();
         let job = match how.mode {
-            Mode::Resume => {
-                if given.holes && asked.generation.holes != bank.generation.holes {
-                    differ.push(format!(
-                        "--holes {} (the batch's is {})",
-                        asked.generation.holes, bank.generation.holes
-                    ));
-                }
-                if given.symmetry && asked.generation.symmetry != bank.generation.symmetry {
-                    differ.push(format!(
-                        "--symmetry {} (the batch's is {})",
-                        asked.generation.symmetry, bank.generation.symmetry
-                    ));
-                }
-                if given.difficulty && asked.generation.difficulty != bank.generation.difficulty {
-                    differ.push("the difficulty band".to_owned());
-                }
-                if given.seed && asked.seed != bank.seed {
-                    differ.push(format!(
-                        "--seed {} (the batch's is {})",
-                        asked.seed, bank.seed
-                    ));
-                }
-                if given.dedup && asked.dedup != bank.dedup {
-                    differ.push(format!(
-                        "--dedup {} (the batch's is {})",
-                        asked.dedup.name(),
-                        bank.dedup.name()
-                    ));
-                }
-                if given.shard && asked.shard != bank.shard {
-                    differ.push(format!(
-                        "--shard {} (the batch's is {})",
-                        asked.shard, bank.shard
-                    ));
-                }
-                refuse_differences(
-                    &differ,
-                    "--resume continues the bank's last batch with its own parameters; leave them out, or --append a new batch",
-                )?;
-                let count = if given.count { asked.count } else { bank.count };
-                if count < last.rows {
-                    bail!(
-                        "--count {count} is below the {} rows the batch of {name} already has",
-                        last.rows
-                    );
-                }
-                let max_attempts = if given.max_attempts {
-                    asked.max_attempts
-                } else if count > bank.count {
-                    bank.max_attempts.max(Job::default_max_attempts(count))
-                } else {
-                    bank.max_attempts
-                };
-                Job {
-                    count,
-                    max_attempts,
-                    threads: asked.threads,
-                    first_index: last.next_index,
-                    ..bank.clone()
-                }
-            }
-            Mode::Append => {
-                refuse_differences(&differ, "a bank holds one size")?;
-                if let Some(k) = manifest
-                    .batches
-                    .iter()
-                    .position(|b| b.parameters.seed == asked.seed)
-                {
-                    bail!(
-                        "seed {} already made batch {} of {name}; --append needs a new seed (or leave --seed out for a random one), --resume carries on that batch",
-                        asked.seed,
-                        k + 1
-                    );
-                }
-                let generation = Generation::new(
-                    bank.generation.size,
-                    Some(if given.holes {
-                        asked.generation.holes
-                    } else {
-                        bank.generation.holes
-                    }),
-                )?
-                .with_symmetry(if given.symmetry {
-                    asked.generation.symmetry
-                } else {
-                    bank.generation.symmetry
-                })?
-                .with_difficulty(if given.difficulty {
-                    asked.generation.difficulty
-                } else {
-                    bank.generation.difficulty
-                });
-                if generation.difficulty.is_some() != bank.generation.difficulty.is_some() {
-                    bail!(
-                        "a difficulty band would change the bank's columns: a bank's batches are all rated (with rating and level columns) or none is"
-                    );
-                }
-                if (generation.symmetry == Symmetry::None)
-                    != (bank.generation.symmetry == Symmetry::None)
-                {
-                    bail!(
-                        "--symmetry {} would change the bank's columns: a bank's batches are all symmetric (with a symmetry column) or none is",
-                        generation.symmetry
-                    );
-                }
-                let dedup = if given.dedup { asked.dedup } else { bank.dedup };
-                if (dedup == Dedup::Canonical) != (bank.dedup == Dedup::Canonical) {
-                    bail!(
-                        "--dedup {} would change the bank's columns: a bank's batches are all deduplicated by canonical form (with a canon_id column) or none is",
-                        dedup.name()
-                    );
-                }
-                if dedup == Dedup::Canonical {
-                    crate::canon::supported(generation.size).map_err(|e| anyhow!(e))?;
-                }
-                Job {
-                    generation,
-                    dedup,
-                    first_index: 0,
-                    ..asked.clone()
-                }
-            }
+            Mode::Resume => resumed(last, &name, how.given, asked, differ)?,
+            Mode::Append => appended(&manifest.batches, &name, how.given, asked, &differ)?,
         };
         Ok(Continuation {
             mode: how.mode,
@@ -336,4 +215,144 @@ fn refuse_differences(differ: &[String], advice: &str) -> Result<()> {
         differ.join(", "),
         if differ.len() == 1 { "s" } else { "" }
     ))
+}
+
+/// The job that resumes `last`, the last batch of the bank `name`: its own parameters, but
+/// for the count and the attempt budget, which may grow, and the threads. `differ` lists
+/// the flags already found to disagree with the bank; any other given flag that disagrees
+/// with the batch is refused too.
+fn resumed(
+    last: &Batch,
+    name: &impl std::fmt::Display,
+    given: Given,
+    asked: &Job,
+    mut differ: Vec<String>,
+) -> Result<Job> {
+    let bank = &last.parameters;
+    if given.holes && asked.generation.holes != bank.generation.holes {
+        differ.push(format!(
+            "--holes {} (the batch's is {})",
+            asked.generation.holes, bank.generation.holes
+        ));
+    }
+    if given.symmetry && asked.generation.symmetry != bank.generation.symmetry {
+        differ.push(format!(
+            "--symmetry {} (the batch's is {})",
+            asked.generation.symmetry, bank.generation.symmetry
+        ));
+    }
+    if given.difficulty && asked.generation.difficulty != bank.generation.difficulty {
+        differ.push("the difficulty band".to_owned());
+    }
+    if given.seed && asked.seed != bank.seed {
+        differ.push(format!(
+            "--seed {} (the batch's is {})",
+            asked.seed, bank.seed
+        ));
+    }
+    if given.dedup && asked.dedup != bank.dedup {
+        differ.push(format!(
+            "--dedup {} (the batch's is {})",
+            asked.dedup.name(),
+            bank.dedup.name()
+        ));
+    }
+    if given.shard && asked.shard != bank.shard {
+        differ.push(format!(
+            "--shard {} (the batch's is {})",
+            asked.shard, bank.shard
+        ));
+    }
+    refuse_differences(
+        &differ,
+        "--resume continues the bank's last batch with its own parameters; leave them out, or --append a new batch",
+    )?;
+    let count = if given.count { asked.count } else { bank.count };
+    if count < last.rows {
+        bail!(
+            "--count {count} is below the {} rows the batch of {name} already has",
+            last.rows
+        );
+    }
+    let max_attempts = if given.max_attempts {
+        asked.max_attempts
+    } else if count > bank.count {
+        bank.max_attempts.max(Job::default_max_attempts(count))
+    } else {
+        bank.max_attempts
+    };
+    Ok(Job {
+        count,
+        max_attempts,
+        threads: asked.threads,
+        first_index: last.next_index,
+        ..bank.clone()
+    })
+}
+
+/// The job of a new batch for the bank `name`, whose batches are `batches`: the flags
+/// given, the bank's parameters for the others, and a seed none of its batches used. It
+/// may not change the bank's size or columns; `differ` lists the flags already found to
+/// disagree with the bank.
+fn appended(
+    batches: &[Batch],
+    name: &impl std::fmt::Display,
+    given: Given,
+    asked: &Job,
+    differ: &[String],
+) -> Result<Job> {
+    let bank = &batches.last().expect("a bank has a batch").parameters;
+    refuse_differences(differ, "a bank holds one size")?;
+    if let Some(k) = batches.iter().position(|b| b.parameters.seed == asked.seed) {
+        bail!(
+            "seed {} already made batch {} of {name}; --append needs a new seed (or leave --seed out for a random one), --resume carries on that batch",
+            asked.seed,
+            k + 1
+        );
+    }
+    let generation = Generation::new(
+        bank.generation.size,
+        Some(if given.holes {
+            asked.generation.holes
+        } else {
+            bank.generation.holes
+        }),
+    )?
+    .with_symmetry(if given.symmetry {
+        asked.generation.symmetry
+    } else {
+        bank.generation.symmetry
+    })?
+    .with_difficulty(if given.difficulty {
+        asked.generation.difficulty
+    } else {
+        bank.generation.difficulty
+    });
+    if generation.difficulty.is_some() != bank.generation.difficulty.is_some() {
+        bail!(
+            "a difficulty band would change the bank's columns: a bank's batches are all rated (with rating and level columns) or none is"
+        );
+    }
+    if (generation.symmetry == Symmetry::None) != (bank.generation.symmetry == Symmetry::None) {
+        bail!(
+            "--symmetry {} would change the bank's columns: a bank's batches are all symmetric (with a symmetry column) or none is",
+            generation.symmetry
+        );
+    }
+    let dedup = if given.dedup { asked.dedup } else { bank.dedup };
+    if (dedup == Dedup::Canonical) != (bank.dedup == Dedup::Canonical) {
+        bail!(
+            "--dedup {} would change the bank's columns: a bank's batches are all deduplicated by canonical form (with a canon_id column) or none is",
+            dedup.name()
+        );
+    }
+    if dedup == Dedup::Canonical {
+        crate::canon::supported(generation.size).map_err(|e| anyhow!(e))?;
+    }
+    Ok(Job {
+        generation,
+        dedup,
+        first_index: 0,
+        ..asked.clone()
+    })
 }
