@@ -159,6 +159,17 @@ impl Source {
     fn name(&self) -> String {
         self.path.display().to_string()
     }
+
+    /// What the merge manifest says of this input.
+    fn summary(&self) -> InputSummary {
+        InputSummary {
+            path: self.name(),
+            rows_read: self.rows_read,
+            rows_kept: self.rows_kept,
+            seed: self.shard.map(|shard| shard.seed),
+            shard: self.shard.map(|shard| shard.shard),
+        }
+    }
 }
 
 /// The input at `path` as a shard, when its manifest says it is one batch's shard.
@@ -190,31 +201,9 @@ pub fn merge(config: &MergeConfig) -> Result<Exit> {
         .iter()
         .map(|path| Source::open(path))
         .collect::<Result<Vec<_>>>()?;
-    let first = &sources[0];
-    for source in &sources[1..] {
-        if source.reader.header() != first.reader.header() {
-            bail!(
-                "{} has the columns {}, {} has {}: merge needs banks with the same columns",
-                source.name(),
-                source.reader.header().iter().collect::<Vec<_>>().join(","),
-                first.name(),
-                first.reader.header().iter().collect::<Vec<_>>().join(","),
-            );
-        }
-    }
+    same_columns(&sources)?;
     let groups = groups(&sources)?;
-    let Some(size_text) = sources
-        .iter()
-        .find(|s| s.live)
-        .map(|s| s.reader.field(&s.record, Column::Size).to_owned())
-    else {
-        bail!("the inputs hold no rows");
-    };
-    let size = size_text
-        .parse()
-        .ok()
-        .and_then(Size::from_n)
-        .ok_or_else(|| anyhow!("size {size_text:?} is not 4, 9, 16 or 25"))?;
+    let (size, size_text) = first_size(&sources)?;
     let has_canon_id = sources[0].reader.header().iter().any(|c| c == CANON_COLUMN);
     let dedup = config.dedup.unwrap_or(if has_canon_id {
         Dedup::Canonical
@@ -260,16 +249,7 @@ pub fn merge(config: &MergeConfig) -> Result<Exit> {
         count: config.count,
         rows: merger.rows,
         duplicates: merger.duplicates,
-        inputs: sources
-            .iter()
-            .map(|s| InputSummary {
-                path: s.name(),
-                rows_read: s.rows_read,
-                rows_kept: s.rows_kept,
-                seed: s.shard.map(|shard| shard.seed),
-                shard: s.shard.map(|shard| shard.shard),
-            })
-            .collect(),
+        inputs: sources.iter().map(Source::summary).collect(),
         bands: distinct_bands(&config.inputs),
     };
     AtomicFile::write_all(
@@ -460,6 +440,40 @@ impl Merger {
         self.rows += 1;
         Ok(true)
     }
+}
+
+/// Refuses inputs whose columns are not the first input's.
+fn same_columns(sources: &[Source]) -> Result<()> {
+    let first = &sources[0];
+    for source in &sources[1..] {
+        if source.reader.header() != first.reader.header() {
+            bail!(
+                "{} has the columns {}, {} has {}: merge needs banks with the same columns",
+                source.name(),
+                source.reader.header().iter().collect::<Vec<_>>().join(","),
+                first.name(),
+                first.reader.header().iter().collect::<Vec<_>>().join(","),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The size of the first row of the inputs, and its text; an error when they hold no row.
+fn first_size(sources: &[Source]) -> Result<(Size, String)> {
+    let Some(text) = sources
+        .iter()
+        .find(|s| s.live)
+        .map(|s| s.reader.field(&s.record, Column::Size).to_owned())
+    else {
+        bail!("the inputs hold no rows");
+    };
+    let size = text
+        .parse()
+        .ok()
+        .and_then(Size::from_n)
+        .ok_or_else(|| anyhow!("size {text:?} is not 4, 9, 16 or 25"))?;
+    Ok((size, text))
 }
 
 /// The difficulty bands of the rated batches of `inputs`, as their manifests give them, each
