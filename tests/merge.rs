@@ -304,6 +304,9 @@ fn merge_refuses_mixed_or_broken_inputs() {
     fields[4].replace_range(..2, "11");
     let clash = format!("{}\n{}\n", nine.lines().next().unwrap(), fields.join(","));
     fs::write(d.join("clash.csv"), clash).unwrap();
+    let header = format!("{}\n", nine.lines().next().unwrap());
+    fs::write(d.join("empty.csv"), &header).unwrap();
+    fs::write(d.join("empty2.csv"), &header).unwrap();
     for (inputs, message) in [
         (
             cmd("nine.csv four.csv"),
@@ -321,6 +324,7 @@ fn merge_refuses_mixed_or_broken_inputs() {
             "clash.csv: line 2: puzzle clues conflict: 1 twice in row 1",
         ),
         (cmd("cut.csv nine.csv"), "cut.csv: line 6: has 6 fields"),
+        (cmd("empty.csv empty2.csv"), "the inputs hold no rows"),
     ] {
         bank()
             .current_dir(d)
