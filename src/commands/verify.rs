@@ -141,14 +141,14 @@ impl Checker {
             .rating(record)
             .and_then(|(rating, level)| check_rating(rating, level, size, &text, &mut problems));
         if let (Some(bands), Some(seed), Some(index)) = (provenance, seed, index) {
-            let regenerated = Regenerated {
+            let made = RowMade {
                 size,
                 symmetry,
                 rating,
                 puzzle: &text,
                 solution: fields.solution,
             };
-            if !regenerated.regenerates(bands, seed, index) {
+            if !made.comes_from(bands, seed, index) {
                 problems.push(format!(
                     "does not regenerate from seed {seed} index {index}"
                 ));
@@ -285,8 +285,8 @@ fn check_rating(
     Some(ours)
 }
 
-/// What a row's provenance is checked from: its grids, and how it was dug.
-struct Regenerated<'a> {
+/// What a row says was made, as its provenance is checked: its grids, and how they were dug.
+struct RowMade<'a> {
     size: Size,
     symmetry: Option<Symmetry>,
     /// Our rating of a rated row.
@@ -295,9 +295,9 @@ struct Regenerated<'a> {
     solution: &'a str,
 }
 
-impl Regenerated<'_> {
+impl RowMade<'_> {
     /// True when the attempt `index` of `seed` gives this row's puzzle and solution.
-    fn regenerates(&self, bands: &BatchBands, seed: u64, index: u64) -> bool {
+    fn comes_from(&self, bands: &BatchBands, seed: u64, index: u64) -> bool {
         // The bands to regenerate a rated row with, in turn: each band the manifest lists
         // for its seed, its level's (as `--difficulty` gives it), its rating alone; each
         // only if it holds the rating. A puzzle before it in the attempt's walk fell on
