@@ -329,7 +329,10 @@ impl<S: Shape> Digger<S> {
                 return true;
             }
         }
-        self.sets[INDEXED_SETS.min(self.grid_sets)..self.grid_sets]
+        // The ring holds the grid's sets up to its size: `forget` goes round it too when a
+        // grid has more (possible on 25×25, with up to twelve two-line sets a pair of lines).
+        let held = self.grid_sets.min(REMEMBERED_SETS);
+        self.sets[INDEXED_SETS.min(held)..held]
             .iter()
             .any(|set| set.contains(cell) && set.meets_only_at(clues, cell, Self::WORDS))
     }
