@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 
 use super::Exit;
 use crate::bank::BankWriter;
-use crate::config::{GenerateConfig, Job, Mode, Output};
+use crate::config::{Continue, GenerateConfig, Job, Mode, Output};
 use crate::continuation::Continuation;
 use crate::manifest::{Batch, Manifest};
 use crate::output::{self, AtomicFile};
@@ -27,71 +27,12 @@ pub fn generate(config: &GenerateConfig, stop: &AtomicBool) -> Result<Exit> {
     }
     let started = SystemTime::now();
     let (job, outcome) = match (&config.output, config.continuation) {
-        (Output::Stdout, _) => {
-            let job = &config.job;
-            let progress = Progress::new(job.count, config.report.progress);
-            let context = "cannot write the bank to stdout";
-            let mut writer = BankWriter::new(
-                BufWriter::with_capacity(output::BUFFER_BYTES, io::stdout().lock()),
-                &job.generation,
-                job.dedup,
-            )
-            .context(context)?;
-            let outcome = pipeline::run(job, Existing::default(), &mut writer, stop, &progress)
-                .context(context)?;
-            writer
-                .finish()
-                .and_then(|mut out| out.flush())
-                .context(context)?;
-            (job.clone(), outcome)
-        }
-        (Output::File(path), None) => {
-            let job = &config.job;
-            let batches = vec![Batch::start(job, config.command_line.clone(), started)];
-            let file = AtomicFile::create(path, config.force)?;
-            let mut writer = BankWriter::new(file, &job.generation, job.dedup)
-                .with_context(|| cannot_write(path))?;
-            let outcome = run_into_file(config, path, job, Existing::default(), &mut writer, stop)?;
-            publish(config, started, path, writer, batches, job, &outcome)?;
-            (job.clone(), outcome)
-        }
-        (Output::File(path), Some(how)) => {
-            let plan = Continuation::plan(path, how, &config.job)?;
-            if plan.is_done() {
-                if !config.report.quiet {
-                    eprintln!(
-                        "sudoku-bank: {} is complete ({} puzzles): nothing to resume; raise --count to extend its batch, or --append a new one",
-                        path.display(),
-                        plan.job.count
-                    );
-                }
-                return Ok(Exit::Success);
-            }
-            let mut file = AtomicFile::create(path, true)?;
-            let existing = plan.load(path, &mut file)?;
-            if !config.report.quiet {
-                let last = plan.batches.last().map_or(0, |b| b.rows);
-                match how.mode {
-                    Mode::Resume => eprintln!(
-                        "sudoku-bank: resuming {} at attempt {} with {last} of {} puzzles",
-                        path.display(),
-                        plan.job.first_index,
-                        plan.job.count
-                    ),
-                    Mode::Append => eprintln!(
-                        "sudoku-bank: appending {} puzzles to {} ({} there already)",
-                        plan.job.count,
-                        path.display(),
-                        existing.keys.len()
-                    ),
-                }
-            }
-            let batches = plan.batches_for_run(config.command_line.clone(), started);
-            let mut writer = BankWriter::continuing(file);
-            let outcome = run_into_file(config, path, &plan.job, existing, &mut writer, stop)?;
-            publish(config, started, path, writer, batches, &plan.job, &outcome)?;
-            (plan.job, outcome)
-        }
+        (Output::Stdout, _) => to_stdout(config, stop)?,
+        (Output::File(path), None) => to_new_file(config, path, started, stop)?,
+        (Output::File(path), Some(how)) => match carry_on(config, path, how, started, stop)? {
+            Some(run) => run,
+            None => return Ok(Exit::Success),
+        },
     };
     if let Some(path) = &config.stats_json {
         let json = serde_json::to_vec_pretty(&outcome.stats)?;
@@ -103,6 +44,95 @@ pub fn generate(config: &GenerateConfig, stop: &AtomicBool) -> Result<Exit> {
         Status::Short => Exit::Incomplete,
         Status::Interrupted => Exit::Interrupted,
     })
+}
+
+/// Runs the batch into a bank on stdout, without a manifest.
+fn to_stdout(config: &GenerateConfig, stop: &AtomicBool) -> Result<(Job, Outcome)> {
+    let job = &config.job;
+    let progress = Progress::new(job.count, config.report.progress);
+    let context = "cannot write the bank to stdout";
+    let mut writer = BankWriter::new(
+        BufWriter::with_capacity(output::BUFFER_BYTES, io::stdout().lock()),
+        &job.generation,
+        job.dedup,
+    )
+    .context(context)?;
+    let outcome =
+        pipeline::run(job, Existing::default(), &mut writer, stop, &progress).context(context)?;
+    writer
+        .finish()
+        .and_then(|mut out| out.flush())
+        .context(context)?;
+    Ok((job.clone(), outcome))
+}
+
+/// Runs the batch into a new bank file at `path`, published with its manifest.
+fn to_new_file(
+    config: &GenerateConfig,
+    path: &Path,
+    started: SystemTime,
+    stop: &AtomicBool,
+) -> Result<(Job, Outcome)> {
+    let job = &config.job;
+    let batches = vec![Batch::start(job, config.command_line.clone(), started)];
+    let file = AtomicFile::create(path, config.force)?;
+    let mut writer =
+        BankWriter::new(file, &job.generation, job.dedup).with_context(|| cannot_write(path))?;
+    let outcome = run_into_file(config, path, job, Existing::default(), &mut writer, stop)?;
+    publish(config, started, path, writer, batches, job, &outcome)?;
+    Ok((job.clone(), outcome))
+}
+
+/// Resumes or appends to the bank file at `path`, as `how` says; `None` when a resumed
+/// batch is already complete, which leaves the bank as it was.
+fn carry_on(
+    config: &GenerateConfig,
+    path: &Path,
+    how: Continue,
+    started: SystemTime,
+    stop: &AtomicBool,
+) -> Result<Option<(Job, Outcome)>> {
+    let plan = Continuation::plan(path, how, &config.job)?;
+    if plan.is_done() {
+        if !config.report.quiet {
+            eprintln!(
+                "sudoku-bank: {} is complete ({} puzzles): nothing to resume; raise --count to extend its batch, or --append a new one",
+                path.display(),
+                plan.job.count
+            );
+        }
+        return Ok(None);
+    }
+    let mut file = AtomicFile::create(path, true)?;
+    let existing = plan.load(path, &mut file)?;
+    if !config.report.quiet {
+        announce(&plan, path, &existing);
+    }
+    let batches = plan.batches_for_run(config.command_line.clone(), started);
+    let mut writer = BankWriter::continuing(file);
+    let outcome = run_into_file(config, path, &plan.job, existing, &mut writer, stop)?;
+    publish(config, started, path, writer, batches, &plan.job, &outcome)?;
+    Ok(Some((plan.job, outcome)))
+}
+
+/// Says on stderr what a continuation of the bank at `path`, which holds `existing`, is
+/// about to do.
+fn announce(plan: &Continuation, path: &Path, existing: &Existing) {
+    match plan.mode {
+        Mode::Resume => eprintln!(
+            "sudoku-bank: resuming {} at attempt {} with {} of {} puzzles",
+            path.display(),
+            plan.job.first_index,
+            plan.batches.last().map_or(0, |b| b.rows),
+            plan.job.count
+        ),
+        Mode::Append => eprintln!(
+            "sudoku-bank: appending {} puzzles to {} ({} there already)",
+            plan.job.count,
+            path.display(),
+            existing.keys.len()
+        ),
+    }
 }
 
 /// Publishes the bank file at `path` that `writer` holds, after a run of `job` (the last
