@@ -205,14 +205,7 @@ pub fn merge(config: &MergeConfig) -> Result<Exit> {
     let groups = groups(&sources)?;
     let (size, size_text) = first_size(&sources)?;
     let has_canon_id = sources[0].reader.header().iter().any(|c| c == CANON_COLUMN);
-    let dedup = config.dedup.unwrap_or(if has_canon_id {
-        Dedup::Canonical
-    } else {
-        Dedup::Exact
-    });
-    if dedup == Dedup::Canonical {
-        crate::canon::supported(size).map_err(|e| anyhow!("--dedup canonical: {e}"))?;
-    }
+    let dedup = dedup_of(config, has_canon_id, size)?;
     let add_canon_id = dedup == Dedup::Canonical && !has_canon_id;
     let mut out = AtomicFile::create(&config.output, config.force)?;
     let columns = sources[0].reader.header().clone();
@@ -238,6 +231,37 @@ pub fn merge(config: &MergeConfig) -> Result<Exit> {
         .finish()
         .with_context(|| format!("cannot write {}", merger.output))?;
     out.commit()?;
+    write_manifest(config, started, &merger, &sources)?;
+    if !config.quiet {
+        report(config, &merger, &sources);
+    }
+    Ok(match config.count {
+        Some(count) if merger.rows < count => Exit::Incomplete,
+        _ => Exit::Success,
+    })
+}
+
+/// The dedup of a merge: as asked, else canonical for inputs with a `canon_id` column and
+/// exact for others. An error when canonical forms do not cover the inputs' size.
+fn dedup_of(config: &MergeConfig, has_canon_id: bool, size: Size) -> Result<Dedup> {
+    let dedup = config.dedup.unwrap_or(if has_canon_id {
+        Dedup::Canonical
+    } else {
+        Dedup::Exact
+    });
+    if dedup == Dedup::Canonical {
+        crate::canon::supported(size).map_err(|e| anyhow!("--dedup canonical: {e}"))?;
+    }
+    Ok(dedup)
+}
+
+/// Writes the manifest of the merged bank, from what `merger` did with `sources`.
+fn write_manifest(
+    config: &MergeConfig,
+    started: SystemTime,
+    merger: &Merger,
+    sources: &[Source],
+) -> Result<()> {
     let manifest = MergeManifest {
         tool: env!("CARGO_PKG_NAME").to_owned(),
         version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -245,7 +269,7 @@ pub fn merge(config: &MergeConfig) -> Result<Exit> {
         command_line: config.command_line.clone(),
         started: timestamp(started),
         finished: timestamp(SystemTime::now()),
-        dedup,
+        dedup: merger.dedup,
         count: config.count,
         rows: merger.rows,
         duplicates: merger.duplicates,
@@ -256,30 +280,26 @@ pub fn merge(config: &MergeConfig) -> Result<Exit> {
         &Manifest::path_for(&config.output),
         true,
         &serde_json::to_vec_pretty(&manifest)?,
-    )?;
-    if !config.quiet {
-        let read: u64 = sources.iter().map(|s| s.rows_read).sum();
+    )
+}
+
+/// Says on stderr what the merge read and wrote, and when it fell short of `--count`.
+fn report(config: &MergeConfig, merger: &Merger, sources: &[Source]) {
+    let read: u64 = sources.iter().map(|s| s.rows_read).sum();
+    eprintln!(
+        "sudoku-bank: merged {} banks into {}: {read} rows read, {} written, {} duplicates ({} dedup)",
+        sources.len(),
+        merger.output,
+        merger.rows,
+        merger.duplicates,
+        merger.dedup.name()
+    );
+    if let Some(count) = config.count.filter(|&count| merger.rows < count) {
         eprintln!(
-            "sudoku-bank: merged {} banks into {}: {read} rows read, {} written, {} duplicates ({} dedup)",
-            sources.len(),
-            merger.output,
-            merger.rows,
-            merger.duplicates,
-            dedup.name()
+            "sudoku-bank: the inputs hold {} distinct puzzles, fewer than --count {count}",
+            merger.rows
         );
     }
-    Ok(match config.count {
-        Some(count) if merger.rows < count => {
-            if !config.quiet {
-                eprintln!(
-                    "sudoku-bank: the inputs hold {} distinct puzzles, fewer than --count {count}",
-                    merger.rows
-                );
-            }
-            Exit::Incomplete
-        }
-        _ => Exit::Success,
-    })
 }
 
 /// The inputs in merge order: each one alone, except that the shards of one batch form one
