@@ -87,114 +87,37 @@ pub(super) fn als_wing<S: Shape>(
     tenths: u32,
     found: &mut Found<'_, S>,
 ) {
-    type Key = (u32, Reverse<([usize; 4], usize)>);
-    let mut best: Option<(Key, S::Cells<u32>)> = None;
-    // Cells of two candidates or more (few enough for the set), and of two.
-    let mut open = S::cells(false);
-    let mut pairs = S::cells(0u16);
-    let mut len = 0;
-    for cell in 0..S::CELLS {
-        let count = logic.cand[cell].count_ones() as usize;
-        open[cell] = (2..=size + 1).contains(&count);
-        if count == 2 {
-            pairs[len] = cell as u16;
-            len += 1;
-        }
+    let mut wings = AlsWings::new(logic, size, tenths);
+    for_each_set(logic, size, |set| wings.weigh(set));
+    if let Some((_, removal)) = wings.best {
+        found(logic, &removal, 0);
     }
-    let pairs = &pairs.as_ref()[..len];
-    let cand = |cells: &[usize]| cells.iter().fold(0, |all, &x| all | logic.cand[x]);
-    let mut weigh = |set: &[usize]| {
-        let digits = cand(set);
-        let largest = set.iter().map(|&x| logic.cand[x].count_ones()).max();
-        if digits.count_ones() as usize != size + 1
-            || als_wing_tenths(size, largest.unwrap_or(0)) != tenths
-        {
-            return;
-        }
-        // The cells that see every one of the set that holds digit `bit`, and `also` if
-        // given; outside the set and `also`.
-        let seeing_all = |bit: u32, also: Option<usize>, cell: usize| {
-            !set.contains(&cell)
-                && also != Some(cell)
-                && set
-                    .iter()
-                    .all(|&x| logic.cand[x] & bit == 0 || sees::<S>(cell, x))
-                && also.is_none_or(|y| sees::<S>(cell, y))
-        };
-        for &y in pairs {
-            let (y, pair) = (y as usize, logic.cand[y as usize]);
-            if pair & !digits != 0 || set.contains(&y) {
-                continue;
-            }
-            let restricted = |bit: u32| {
-                set.iter()
-                    .all(|&x| logic.cand[x] & bit == 0 || sees::<S>(y, x))
-            };
-            let (x_bit, z_bit) = (pair & pair.wrapping_neg(), pair & (pair - 1));
-            // The digits eliminated, each with whether the fourth cell must be seen too.
-            let mut doomed = [(0u32, false); 5];
-            match (restricted(x_bit), restricted(z_bit)) {
-                (false, false) => continue,
-                (true, false) => doomed[0] = (z_bit, true),
-                (false, true) => doomed[0] = (x_bit, true),
-                (true, true) => {
-                    doomed[0] = (x_bit, true);
-                    doomed[1] = (z_bit, true);
-                    let mut rest = digits & !pair;
-                    for slot in &mut doomed[2..] {
-                        *slot = (rest & rest.wrapping_neg(), false);
-                        rest &= rest.wrapping_sub(1);
-                    }
-                }
-            }
-            let mut removal = S::cells(0u32);
-            let mut count = 0;
-            for &(bit, with_y) in doomed.iter().filter(|d| d.0 != 0) {
-                // A cell that loses the digit sees the fourth cell, or the first of the set
-                // that holds it.
-                let anchor = match with_y {
-                    true => Some(y),
-                    false => set.iter().copied().find(|&x| logic.cand[x] & bit != 0),
-                };
-                let Some(anchor) = anchor else { continue };
-                for &cell in S::peers(anchor) {
-                    let cell = cell as usize;
-                    let hit = logic.cand[cell] & bit != 0
-                        && cell != y
-                        && seeing_all(bit, with_y.then_some(y), cell);
-                    if hit {
-                        removal[cell] |= bit;
-                        count += 1;
-                    }
-                }
-            }
-            // SE takes the most eliminations, then the first wing in its order: by the
-            // set's cells, then the fourth cell.
-            let mut cells = [0; 4];
-            cells[..set.len()].copy_from_slice(set);
-            let key = (count, Reverse((cells, y)));
-            if count > 0 && best.as_ref().is_none_or(|b| key > b.0) {
-                best = Some((key, removal));
-            }
-        }
+}
+
+/// Calls `each` with every set of `size` cells of one unit, each holding two to `size + 1`
+/// candidates, that hold at most `size + 1` digits between them: the sets of
+/// [`als_wing`]'s wings (cells that see one another lie in one unit). A box's three cells on
+/// one line are taken in the line alone.
+fn for_each_set<S: Shape>(logic: &Logic<S>, size: usize, mut each: impl FnMut(&[usize])) {
+    let fits = |cells: &[usize]| {
+        let digits = cells.iter().fold(0, |all, &x| all | logic.cand[x]);
+        digits.count_ones() as usize <= size + 1
     };
-    let fits = |cells: &[usize]| cand(cells).count_ones() as usize <= size + 1;
-    // The sets: cells that see one another lie in one unit. A box's three cells on one line
-    // are taken in the line alone.
+    let in_line = |set: &[usize; 3]| {
+        let units = set.map(S::units_of);
+        (0..2).any(|k| units.iter().all(|u| u[k] == units[0][k]))
+    };
     let mut open_cells = [0usize; 32];
     for unit in 0..S::UNITS {
         let mut len = 0;
         for &cell in S::unit(unit) {
-            if open[cell as usize] {
+            let count = logic.cand[cell as usize].count_ones() as usize;
+            if (2..=size + 1).contains(&count) {
                 open_cells[len] = cell as usize;
                 len += 1;
             }
         }
         let cells = &open_cells[..len];
-        let in_line = |set: &[usize; 3]| {
-            let units = set.map(S::units_of);
-            (0..2).any(|k| units.iter().all(|u| u[k] == units[0][k]))
-        };
         for i in 0..len {
             for j in i + 1..len {
                 if !fits(&[cells[i], cells[j]]) {
@@ -207,22 +130,151 @@ pub(super) fn als_wing<S: Shape>(
                     }
                     if size == 3 {
                         if unit < 2 * S::N || !in_line(&three) {
-                            weigh(&three);
+                            each(&three);
                         }
                         continue;
                     }
                     for &l in &cells[k + 1..] {
                         let four = [cells[i], cells[j], cells[k], l];
                         if fits(&four) {
-                            weigh(&four);
+                            each(&four);
                         }
                     }
                 }
             }
         }
     }
-    if let Some((_, removal)) = best {
-        found(logic, &removal, 0);
+}
+
+/// How [`als_wing`] orders its wings: by eliminations, then SE's order (the set's cells,
+/// then the fourth cell), first highest.
+type WingKey = (u32, Reverse<([usize; 4], usize)>);
+
+/// The digits a wing eliminates, each with whether the cells that lose it must see the
+/// fourth cell too (besides the set's cells that hold it).
+type Doomed = [(u32, bool); 5];
+
+/// [`als_wing`]'s search: the grid, the wing it looks for, the grid's cells of two
+/// candidates (the fourth cells), and the best wing found so far with its eliminations.
+struct AlsWings<'a, S: Shape> {
+    logic: &'a Logic<S>,
+    size: usize,
+    tenths: u32,
+    pairs: S::Cells<u16>,
+    pairs_len: usize,
+    best: Option<(WingKey, S::Cells<u32>)>,
+}
+
+impl<'a, S: Shape> AlsWings<'a, S> {
+    fn new(logic: &'a Logic<S>, size: usize, tenths: u32) -> Self {
+        let mut pairs = S::cells(0u16);
+        let mut pairs_len = 0;
+        for cell in 0..S::CELLS {
+            if logic.cand[cell].count_ones() == 2 {
+                pairs[pairs_len] = cell as u16;
+                pairs_len += 1;
+            }
+        }
+        AlsWings {
+            logic,
+            size,
+            tenths,
+            pairs,
+            pairs_len,
+            best: None,
+        }
+    }
+
+    /// Weighs the wings of `set` with each fourth cell, when the set is an almost locked
+    /// set of the wing's rating, keeping the best.
+    fn weigh(&mut self, set: &[usize]) {
+        let cand = &self.logic.cand;
+        let digits = set.iter().fold(0, |all, &x| all | cand[x]);
+        let largest = set.iter().map(|&x| cand[x].count_ones()).max();
+        if digits.count_ones() as usize != self.size + 1
+            || als_wing_tenths(self.size, largest.unwrap_or(0)) != self.tenths
+        {
+            return;
+        }
+        for k in 0..self.pairs_len {
+            let y = self.pairs.as_ref()[k] as usize;
+            if cand[y] & !digits != 0 || set.contains(&y) {
+                continue;
+            }
+            let Some(doomed) = self.doomed(set, digits, y) else {
+                continue;
+            };
+            let (count, removal) = self.removal(set, y, &doomed);
+            let mut cells = [0; 4];
+            cells[..set.len()].copy_from_slice(set);
+            let key = (count, Reverse((cells, y)));
+            if count > 0 && self.best.as_ref().is_none_or(|b| key > b.0) {
+                self.best = Some((key, removal));
+            }
+        }
+    }
+
+    /// The digits the wing of `set` (holding `digits`) and the fourth cell `y` eliminates;
+    /// `None` when neither of `y`'s digits is restricted (every cell of the set that holds
+    /// it sees `y`), which makes no wing.
+    fn doomed(&self, set: &[usize], digits: u32, y: usize) -> Option<Doomed> {
+        let cand = &self.logic.cand;
+        let pair = cand[y];
+        let restricted = |bit: u32| set.iter().all(|&x| cand[x] & bit == 0 || sees::<S>(y, x));
+        let (x_bit, z_bit) = (pair & pair.wrapping_neg(), pair & (pair - 1));
+        let mut doomed = [(0u32, false); 5];
+        match (restricted(x_bit), restricted(z_bit)) {
+            (false, false) => return None,
+            (true, false) => doomed[0] = (z_bit, true),
+            (false, true) => doomed[0] = (x_bit, true),
+            (true, true) => {
+                doomed[0] = (x_bit, true);
+                doomed[1] = (z_bit, true);
+                let mut rest = digits & !pair;
+                for slot in &mut doomed[2..] {
+                    *slot = (rest & rest.wrapping_neg(), false);
+                    rest &= rest.wrapping_sub(1);
+                }
+            }
+        }
+        Some(doomed)
+    }
+
+    /// The eliminations of the `doomed` digits of the wing of `set` and `y`, and how many.
+    fn removal(&self, set: &[usize], y: usize, doomed: &Doomed) -> (u32, S::Cells<u32>) {
+        let cand = &self.logic.cand;
+        // The cells that see every one of the set that holds digit `bit`, and `also` if
+        // given; outside the set and `also`.
+        let seeing_all = |bit: u32, also: Option<usize>, cell: usize| {
+            !set.contains(&cell)
+                && also != Some(cell)
+                && set
+                    .iter()
+                    .all(|&x| cand[x] & bit == 0 || sees::<S>(cell, x))
+                && also.is_none_or(|y| sees::<S>(cell, y))
+        };
+        let mut removal = S::cells(0u32);
+        let mut count = 0;
+        for &(bit, with_y) in doomed.iter().filter(|d| d.0 != 0) {
+            // A cell that loses the digit sees the fourth cell, or the first of the set that
+            // holds it.
+            let anchor = match with_y {
+                true => Some(y),
+                false => set.iter().copied().find(|&x| cand[x] & bit != 0),
+            };
+            let Some(anchor) = anchor else { continue };
+            for &cell in S::peers(anchor) {
+                let cell = cell as usize;
+                let hit = cand[cell] & bit != 0
+                    && cell != y
+                    && seeing_all(bit, with_y.then_some(y), cell);
+                if hit {
+                    removal[cell] |= bit;
+                    count += 1;
+                }
+            }
+        }
+        (count, removal)
     }
 }
 
