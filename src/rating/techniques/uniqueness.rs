@@ -341,41 +341,10 @@ pub(super) enum Bug {
 /// among them holds it as an extra; when taking the extras away leaves that grave, one of
 /// the extras is true, and that gives the eliminations of each kind (see [`Bug`]).
 pub(super) fn bug<S: Shape>(logic: &Logic<S>, kind: Bug, found: &mut Found<'_, S>) {
-    let mut extra = S::cells(0u32);
-    for unit in 0..S::UNITS {
-        let places = logic.unit_places(unit);
-        let cells = S::unit(unit);
-        for (d, &at) in places.iter().enumerate().take(S::N) {
-            if at == 0 || at.count_ones() == 2 {
-                continue;
-            }
-            let mut heavy = (0..S::N)
-                .filter(|&k| at >> k & 1 != 0 && logic.cand[cells[k] as usize].count_ones() > 2);
-            match (heavy.next(), heavy.next()) {
-                // A digit out of pattern with no cell to blame: no grave.
-                (None, _) => return,
-                (Some(k), None) => extra[cells[k] as usize] |= 1 << d,
-                // Another unit names the cell, if any.
-                (Some(_), Some(_)) => {}
-            }
-        }
-    }
-    // Without the extras, the grave: two candidates in every open cell, two places (or
-    // none) for every digit in every unit.
-    let rest = |cell: usize| logic.cand[cell] & !extra[cell];
-    let bivalue = (0..S::CELLS).all(|cell| logic.cand[cell] == 0 || rest(cell).count_ones() == 2);
-    let paired = (0..S::UNITS).all(|unit| {
-        (0..S::N).all(|d| {
-            let places = S::unit(unit)
-                .iter()
-                .filter(|&&cell| rest(cell as usize) >> d & 1 != 0)
-                .count();
-            places == 0 || places == 2
-        })
-    });
-    if !bivalue || !paired {
+    let Some(extra) = grave_extras(logic) else {
         return;
-    }
+    };
+    let rest = |cell: usize| logic.cand[cell] & !extra[cell];
     // The grave's cells: the first two, and how many.
     let mut graves = (0..S::CELLS).filter(|&cell| extra[cell] != 0);
     let (first, second) = (graves.next(), graves.next());
@@ -395,56 +364,7 @@ pub(super) fn bug<S: Shape>(logic: &Logic<S>, kind: Bug, found: &mut Found<'_, S
             }
         }
         (Bug::Three(k), Some(one), Some(_)) if extras.count_ones() >= 2 => {
-            let graves = |unit: usize| {
-                S::unit(unit)
-                    .iter()
-                    .filter(|&&cell| extra[cell as usize] != 0)
-                    .count()
-                    == count
-            };
-            for unit in [2, 0, 1].map(|k| S::units_of(one)[k]) {
-                if !graves(unit) {
-                    continue;
-                }
-                // Items: the unit's positions, the first grave cell's standing for them all.
-                let cells = S::unit(unit);
-                let mut masks = [0u32; 32];
-                let mut items = 0u32;
-                let mut graves_at = 0u32;
-                for (p, &cell) in cells.iter().enumerate() {
-                    let cand = logic.cand[cell as usize];
-                    if extra[cell as usize] != 0 {
-                        graves_at |= 1 << p;
-                    } else if cand.count_ones() >= 2 {
-                        masks[p] = cand;
-                        items |= 1 << p;
-                    }
-                }
-                let first = graves_at.trailing_zeros() as usize;
-                masks[first] = extras;
-                covering_subsets(items | 1 << first, k, &masks, &mut |chosen, digits| {
-                    let others = chosen & !(1 << first);
-                    let covered = (0..S::N)
-                        .filter(|&p| others >> p & 1 != 0)
-                        .fold(0, |m, p| m | masks[p]);
-                    // SE asks the other cells alone to hold every digit of the set.
-                    if chosen >> first & 1 == 0 || covered != digits {
-                        return false;
-                    }
-                    for (p, &cell) in cells.iter().enumerate() {
-                        let outside = (chosen | graves_at) >> p & 1 == 0;
-                        removal[cell as usize] = if outside {
-                            logic.cand[cell as usize] & digits
-                        } else {
-                            0
-                        };
-                    }
-                    removal.as_ref().iter().any(|&bits| bits != 0)
-                });
-                if removal.as_ref().iter().any(|&bits| bits != 0) {
-                    break;
-                }
-            }
+            removal = bug_subset(logic, &extra, one, count, k);
         }
         (Bug::Four, Some(one), Some(two)) if count == 2 && sees::<S>(one, two) => {
             let shared = logic.cand[one] & logic.cand[two] & !extras;
@@ -458,6 +378,111 @@ pub(super) fn bug<S: Shape>(logic: &Logic<S>, kind: Bug, found: &mut Found<'_, S
     if removal.as_ref().iter().any(|&bits| bits != 0) {
         found(logic, &removal, 0);
     }
+}
+
+/// The extras of a bivalue universal grave ([`bug`]), by cell, when the grid is one: in each
+/// unit, a digit with neither zero nor two places is an extra of the one cell of more than
+/// two candidates that holds it there, and taking every extra away leaves two candidates in
+/// every open cell and two places (or none) for every digit in every unit.
+fn grave_extras<S: Shape>(logic: &Logic<S>) -> Option<S::Cells<u32>> {
+    let mut extra = S::cells(0u32);
+    for unit in 0..S::UNITS {
+        let places = logic.unit_places(unit);
+        let cells = S::unit(unit);
+        for (d, &at) in places.iter().enumerate().take(S::N) {
+            if at == 0 || at.count_ones() == 2 {
+                continue;
+            }
+            let mut heavy = (0..S::N)
+                .filter(|&k| at >> k & 1 != 0 && logic.cand[cells[k] as usize].count_ones() > 2);
+            match (heavy.next(), heavy.next()) {
+                // A digit out of pattern with no cell to blame: no grave.
+                (None, _) => return None,
+                (Some(k), None) => extra[cells[k] as usize] |= 1 << d,
+                // Another unit names the cell, if any.
+                (Some(_), Some(_)) => {}
+            }
+        }
+    }
+    let rest = |cell: usize| logic.cand[cell] & !extra[cell];
+    let bivalue = (0..S::CELLS).all(|cell| logic.cand[cell] == 0 || rest(cell).count_ones() == 2);
+    let paired = (0..S::UNITS).all(|unit| {
+        (0..S::N).all(|d| {
+            let places = S::unit(unit)
+                .iter()
+                .filter(|&&cell| rest(cell as usize) >> d & 1 != 0)
+                .count();
+            places == 0 || places == 2
+        })
+    });
+    (bivalue && paired).then_some(extra)
+}
+
+/// The eliminations of a BUG type 3 ([`Bug::Three`]) of `k` cells: in a unit of `one`, the
+/// first grave cell, that holds all `count` of them, the grave's cells stand together for
+/// one cell holding every extra, which with `k - 1` other cells of the unit forms a naked
+/// subset; the unit's other cells lose its digits. The first unit that gives any, in SE's
+/// order (box, row, column).
+fn bug_subset<S: Shape>(
+    logic: &Logic<S>,
+    extra: &S::Cells<u32>,
+    one: usize,
+    count: usize,
+    k: u32,
+) -> S::Cells<u32> {
+    let extras = extra.as_ref().iter().fold(0, |all, &bits| all | bits);
+    let mut removal = S::cells(0u32);
+    let holds_every_grave = |unit: usize| {
+        S::unit(unit)
+            .iter()
+            .filter(|&&cell| extra[cell as usize] != 0)
+            .count()
+            == count
+    };
+    for unit in [2, 0, 1].map(|i| S::units_of(one)[i]) {
+        if !holds_every_grave(unit) {
+            continue;
+        }
+        // Items: the unit's positions, the first grave cell's standing for them all.
+        let cells = S::unit(unit);
+        let mut masks = [0u32; 32];
+        let mut items = 0u32;
+        let mut graves_at = 0u32;
+        for (p, &cell) in cells.iter().enumerate() {
+            let cand = logic.cand[cell as usize];
+            if extra[cell as usize] != 0 {
+                graves_at |= 1 << p;
+            } else if cand.count_ones() >= 2 {
+                masks[p] = cand;
+                items |= 1 << p;
+            }
+        }
+        let first = graves_at.trailing_zeros() as usize;
+        masks[first] = extras;
+        covering_subsets(items | 1 << first, k, &masks, &mut |chosen, digits| {
+            let others = chosen & !(1 << first);
+            let covered = (0..S::N)
+                .filter(|&p| others >> p & 1 != 0)
+                .fold(0, |m, p| m | masks[p]);
+            // SE asks the other cells alone to hold every digit of the set.
+            if chosen >> first & 1 == 0 || covered != digits {
+                return false;
+            }
+            for (p, &cell) in cells.iter().enumerate() {
+                let outside = (chosen | graves_at) >> p & 1 == 0;
+                removal[cell as usize] = if outside {
+                    logic.cand[cell as usize] & digits
+                } else {
+                    0
+                };
+            }
+            removal.as_ref().iter().any(|&bits| bits != 0)
+        });
+        if removal.as_ref().iter().any(|&bits| bits != 0) {
+            break;
+        }
+    }
+    removal
 }
 
 #[cfg(test)]
