@@ -81,27 +81,8 @@ fn turbot_with<S: Shape>(
     let mut links = [(0usize, 0usize, 0usize); 75];
     for d in (0..S::N).filter(|d| digits >> d & 1 != 0) {
         let bit = 1u32 << d;
-        // Every strong link: the two places of the digit in a unit with exactly two, and
-        // the unit.
-        let mut len = 0;
         // Links come in unit order: rows' up to `rows`, columns' up to `lines`, then boxes'.
-        let (mut rows, mut lines) = (0, 0);
-        for unit in 0..units {
-            let places = table.as_ref()[unit][d];
-            if places.count_ones() == 2 {
-                let cells = S::unit(unit);
-                let first = cells[places.trailing_zeros() as usize] as usize;
-                let second = cells[(31 - places.leading_zeros()) as usize] as usize;
-                links[len] = (first, second, unit);
-                len += 1;
-            }
-            if unit + 1 == S::N {
-                rows = len;
-            }
-            if unit + 1 == 2 * S::N {
-                lines = len;
-            }
-        }
+        let (len, rows, lines) = strong_links::<S>(&table, units, d, true, &mut links);
         let links = &links[..len];
         for (i, &one) in links.iter().enumerate() {
             // The links that make a fish of this kind with link i, after it.
@@ -123,30 +104,8 @@ fn turbot_with<S: Shape>(
                         if !distinct || !see(b, c) {
                             continue;
                         }
-                        let mut removal = S::cells(0u32);
-                        let mut any = false;
-                        if peers.is_empty() {
-                            for &cell in S::peers(a) {
-                                let cell = cell as usize;
-                                let doomed =
-                                    cell != e && logic.cand[cell] & bit != 0 && sees::<S>(cell, e);
-                                if doomed {
-                                    removal[cell] = bit;
-                                    any = true;
-                                }
-                            }
-                        } else {
-                            let mut doomed = places[d] & peers[a] & peers[e];
-                            if doomed == 0 {
-                                continue;
-                            }
-                            while doomed != 0 {
-                                removal[doomed.trailing_zeros() as usize] = bit;
-                                doomed &= doomed - 1;
-                            }
-                            any = true;
-                        }
-                        if any && found(logic, &removal, 0) {
+                        let removal = seeing_both(logic, peers, places[d], bit, a, e);
+                        if removal.is_some_and(|removal| found(logic, &removal, 0)) {
                             return;
                         }
                     }
@@ -154,6 +113,76 @@ fn turbot_with<S: Shape>(
             }
         }
     }
+}
+
+/// A strong link on a digit: its two places, and the unit.
+type Link = (usize, usize, usize);
+
+/// The strong links on digit `d` of the first `units` units, whose places by digit `table`
+/// holds, in unit order into `links`: how many, and how many of them lie in rows and in
+/// lines (rows, then columns, then boxes). With `flat_boxes` false, a box's link whose two
+/// places lie on one line is left out, as Sukaku Explainer leaves it out of its chains.
+fn strong_links<S: Shape>(
+    table: &S::Units<[u32; 32]>,
+    units: usize,
+    d: usize,
+    flat_boxes: bool,
+    links: &mut [Link],
+) -> (usize, usize, usize) {
+    let (mut len, mut rows, mut lines) = (0, 0, 0);
+    for unit in 0..units {
+        let places = table.as_ref()[unit][d];
+        if places.count_ones() == 2 {
+            let cells = S::unit(unit);
+            let a = cells[places.trailing_zeros() as usize] as usize;
+            let b = cells[(31 - places.leading_zeros()) as usize] as usize;
+            let flat = unit >= 2 * S::N
+                && link_unit(S::units_of(a), S::units_of(b)).is_some_and(|u| u < 2 * S::N);
+            if flat_boxes || !flat {
+                links[len] = (a, b, unit);
+                len += 1;
+            }
+        }
+        if unit + 1 == S::N {
+            rows = len;
+        }
+        if unit + 1 == 2 * S::N {
+            lines = len;
+        }
+    }
+    (len, rows, lines)
+}
+
+/// The cells other than `a` and `e` that see both and hold the digit `bit` (whose places
+/// `places` holds, where `peers` holds the size's peer masks), as a removal of it; `None`
+/// when there is none.
+fn seeing_both<S: Shape>(
+    logic: &Logic<S>,
+    peers: &[u128],
+    places: u128,
+    bit: u32,
+    a: usize,
+    e: usize,
+) -> Option<S::Cells<u32>> {
+    let mut removal = S::cells(0u32);
+    let mut any = false;
+    if peers.is_empty() {
+        for &cell in S::peers(a) {
+            let cell = cell as usize;
+            if cell != e && logic.cand[cell] & bit != 0 && sees::<S>(cell, e) {
+                removal[cell] = bit;
+                any = true;
+            }
+        }
+    } else {
+        let mut doomed = places & peers[a] & peers[e];
+        any = doomed != 0;
+        while doomed != 0 {
+            removal[doomed.trailing_zeros() as usize] = bit;
+            doomed &= doomed - 1;
+        }
+    }
+    any.then_some(removal)
 }
 
 /// A link end: one cell or a group of them, all in one box segment of a line.
@@ -222,56 +251,7 @@ pub(super) fn grouped_turbot<S: Shape>(logic: &Logic<S>, digits: u32, found: &mu
     let mut links = S::units((none, none, 0usize, false));
     for digit in (0..S::N).filter(|d| digits >> d & 1 != 0) {
         let bit = 1u32 << digit;
-        let mut len = 0;
-        let mut grouped = false;
-        for unit in 0..S::UNITS {
-            let places = match unit < 2 * S::N {
-                true => table.as_ref()[unit][digit],
-                false => logic.places(unit, bit),
-            };
-            let count = places.count_ones() as usize;
-            let cells = S::unit(unit);
-            let at = |k: u32| cells[k as usize] as usize;
-            if count == 2 {
-                let (a, b) = (at(places.trailing_zeros()), at(31 - places.leading_zeros()));
-                let (a, b) = (End::new::<S>(&[a]), End::new::<S>(&[b]));
-                // SE leaves out a box's link on one line.
-                if unit >= 2 * S::N && a.common(&b).is_some_and(|u| u < 2 * S::N) {
-                    continue;
-                }
-                links[len] = (a, b, unit, false);
-                len += 1;
-            } else if unit < 2 * S::N && (3..=2 * S::BOX).contains(&count) {
-                // A line's places in exactly two of its box segments.
-                let segment = (1u32 << S::BOX) - 1;
-                let mut ends = [none; 2];
-                let mut segments = 0;
-                for s in 0..S::BOX {
-                    let mut here = places >> (s * S::BOX) & segment;
-                    if here == 0 {
-                        continue;
-                    }
-                    if segments == 2 {
-                        segments = 3;
-                        break;
-                    }
-                    let mut group = [0; 5];
-                    let mut size = 0;
-                    while here != 0 {
-                        group[size] = at((s * S::BOX) as u32 + here.trailing_zeros());
-                        size += 1;
-                        here &= here - 1;
-                    }
-                    ends[segments] = End::new::<S>(&group[..size]);
-                    segments += 1;
-                }
-                if segments == 2 {
-                    links[len] = (ends[0], ends[1], unit, true);
-                    len += 1;
-                    grouped = true;
-                }
-            }
-        }
+        let (len, grouped) = turbot_links(logic, &table, digit, links.as_mut());
         if !grouped {
             continue;
         }
@@ -327,6 +307,75 @@ pub(super) fn grouped_turbot<S: Shape>(logic: &Logic<S>, digits: u32, found: &mu
             }
         }
     }
+}
+
+/// A strong link of [`grouped_turbot`]: its two ends, its unit, and whether an end is a
+/// group.
+type TurbotLink = (End, End, usize, bool);
+
+/// The strong links on `digit` that [`grouped_turbot`] chains, in unit order into `links`:
+/// its two places in a unit with two, but for a box's two on one line, and the places of a
+/// line that fill two of its box segments, each segment's an end. `table` holds the
+/// places of each line by digit. Returns how many, and whether one has a group.
+fn turbot_links<S: Shape>(
+    logic: &Logic<S>,
+    table: &S::Units<[u32; 32]>,
+    digit: usize,
+    links: &mut [TurbotLink],
+) -> (usize, bool) {
+    let none = End::new::<S>(&[0]);
+    let bit = 1u32 << digit;
+    let mut len = 0;
+    let mut grouped = false;
+    for unit in 0..S::UNITS {
+        let places = match unit < 2 * S::N {
+            true => table.as_ref()[unit][digit],
+            false => logic.places(unit, bit),
+        };
+        let count = places.count_ones() as usize;
+        let cells = S::unit(unit);
+        let at = |k: u32| cells[k as usize] as usize;
+        if count == 2 {
+            let (a, b) = (at(places.trailing_zeros()), at(31 - places.leading_zeros()));
+            let (a, b) = (End::new::<S>(&[a]), End::new::<S>(&[b]));
+            // SE leaves out a box's link on one line.
+            if unit >= 2 * S::N && a.common(&b).is_some_and(|u| u < 2 * S::N) {
+                continue;
+            }
+            links[len] = (a, b, unit, false);
+            len += 1;
+        } else if unit < 2 * S::N && (3..=2 * S::BOX).contains(&count) {
+            // A line's places in exactly two of its box segments.
+            let segment = (1u32 << S::BOX) - 1;
+            let mut ends = [none; 2];
+            let mut segments = 0;
+            for s in 0..S::BOX {
+                let mut here = places >> (s * S::BOX) & segment;
+                if here == 0 {
+                    continue;
+                }
+                if segments == 2 {
+                    segments = 3;
+                    break;
+                }
+                let mut group = [0; 5];
+                let mut size = 0;
+                while here != 0 {
+                    group[size] = at((s * S::BOX) as u32 + here.trailing_zeros());
+                    size += 1;
+                    here &= here - 1;
+                }
+                ends[segments] = End::new::<S>(&group[..size]);
+                segments += 1;
+            }
+            if segments == 2 {
+                links[len] = (ends[0], ends[1], unit, true);
+                len += 1;
+                grouped = true;
+            }
+        }
+    }
+    (len, grouped)
 }
 
 /// Empty rectangle: a digit's places in a box lie on one row and one column of the box (a
@@ -464,21 +513,7 @@ pub(super) fn three_links<S: Shape>(
     let mut outer = [[(0usize, 0usize, 0usize); 150]; 2];
     for digit in (0..S::N).filter(|d| digits >> d & 1 != 0) {
         let bit = 1u32 << digit;
-        let mut len = 0;
-        for unit in 0..S::UNITS {
-            let places = table.as_ref()[unit][digit];
-            if places.count_ones() != 2 {
-                continue;
-            }
-            let cells = S::unit(unit);
-            let a = cells[places.trailing_zeros() as usize] as usize;
-            let b = cells[(31 - places.leading_zeros()) as usize] as usize;
-            if unit >= 2 * S::N && shared(a, b).is_some_and(|u| u < 2 * S::N) {
-                continue;
-            }
-            links[len] = (a, b, unit);
-            len += 1;
-        }
+        let (len, _, _) = strong_links::<S>(&table, S::UNITS, digit, false, &mut links);
         let links = &links[..len];
         for (m, &(c, d, middle)) in links.iter().enumerate() {
             // Parallel chains lie in lines of one kind: the middle link's.

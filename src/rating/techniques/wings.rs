@@ -196,8 +196,8 @@ impl<'a, S: Shape> AlsWings<'a, S> {
         {
             return;
         }
-        for k in 0..self.pairs_len {
-            let y = self.pairs.as_ref()[k] as usize;
+        for &y in &self.pairs.as_ref()[..self.pairs_len] {
+            let y = y as usize;
             if cand[y] & !digits != 0 || set.contains(&y) {
                 continue;
             }
