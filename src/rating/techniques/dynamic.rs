@@ -72,98 +72,125 @@ impl Outcome {
             };
             let i = queue[state][next[state]];
             next[state] += 1;
-            let p = outcome.potentials[i as usize].p as usize;
-            let (cell, d) = (p / S::N, p % S::N);
-            if state == 1 {
-                // The cell's other candidates, then the digit in the box, the rest of the
-                // row and the rest of the column.
-                let mut offs = Vec::new();
-                let mut others = now[cell] & !(1 << d);
-                while others != 0 {
-                    offs.push(S::N * cell + others.trailing_zeros() as usize);
-                    others &= others - 1;
-                }
-                let [row, col, boxed] = S::units_of(cell);
-                for (unit, past_box) in [(boxed, false), (row, true), (col, true)] {
-                    for &other in S::unit(unit) {
-                        let other = usize::from(other);
-                        let in_box = S::units_of(other)[2] == boxed;
-                        if other != cell && now[other] >> d & 1 != 0 && !(past_box && in_box) {
-                            offs.push(S::N * other + d);
-                        }
-                    }
-                }
-                for q in offs {
-                    if outcome.at[1][q] != NONE {
-                        // The new off potential counts itself and what turned it off.
-                        let on_side = outcome.ancestors(Some(outcome.at[1][q]), (0, 0));
-                        let off_side = 1 + outcome.ancestors(Some(i), (0, 0));
-                        outcome.clash = Some(on_side + off_side);
-                        return outcome;
-                    }
-                    if outcome.at[0][q] == NONE {
-                        let from = outcome.parents.len() as u32;
-                        outcome.parents.push(i);
-                        let k = outcome.keep(q as u32, false, (from, from + 1));
-                        queue[0].push(k);
-                    }
-                }
+            let [off, on] = &mut queue;
+            let clashed = if state == 1 {
+                outcome.on_leads_to::<S>(i, &now, off)
             } else {
-                // What the off potential turns on before it leaves the grid: the cell's
-                // other candidate if it has two left, then the digit's other place in its
-                // box, row and column where it has two left, once each.
-                let mut ons: Vec<(usize, (u32, u32))> = Vec::new();
-                if now[cell].count_ones() == 2 {
-                    let other = (now[cell] & !(1 << d)).trailing_zeros() as usize;
-                    let from = outcome.parents.len() as u32;
-                    outcome.parents.push(i);
-                    let mut gone = logic.cand[cell] & !now[cell];
-                    while gone != 0 {
-                        let e = gone.trailing_zeros() as usize;
-                        gone &= gone - 1;
-                        outcome.parents.push(outcome.at[0][S::N * cell + e]);
-                    }
-                    ons.push((S::N * cell + other, (from, outcome.parents.len() as u32)));
-                }
-                let [row, col, boxed] = S::units_of(cell);
-                for unit in [boxed, row, col] {
-                    let cells = S::unit(unit);
-                    let mut others = cells
-                        .iter()
-                        .map(|&c| usize::from(c))
-                        .filter(|&c| c != cell && now[c] >> d & 1 != 0);
-                    let (Some(other), None) = (others.next(), others.next()) else {
-                        continue;
-                    };
-                    let q = S::N * other + d;
-                    if ons.iter().any(|&(o, _)| o == q) {
-                        continue;
-                    }
-                    let from = outcome.parents.len() as u32;
-                    outcome.parents.push(i);
-                    for &c in cells {
-                        let c = usize::from(c);
-                        if logic.cand[c] >> d & 1 != 0 && now[c] >> d & 1 == 0 {
-                            outcome.parents.push(outcome.at[0][S::N * c + d]);
-                        }
-                    }
-                    ons.push((q, (from, outcome.parents.len() as u32)));
-                }
-                now[cell] &= !(1 << d);
-                for (q, parents) in ons {
-                    if outcome.at[0][q] != NONE {
-                        let on_side = 1 + outcome.ancestors(None, parents);
-                        let off_side = outcome.ancestors(Some(outcome.at[0][q]), (0, 0));
-                        outcome.clash = Some(on_side + off_side);
-                        return outcome;
-                    }
-                    if outcome.at[1][q] == NONE {
-                        let k = outcome.keep(q as u32, true, parents);
-                        queue[1].push(k);
-                    }
+                outcome.off_leads_to(logic, i, &mut now, on)
+            };
+            if clashed {
+                return outcome;
+            }
+        }
+    }
+
+    /// Follows the on potential kept at index `i`, the grid's candidates being `now`: turns
+    /// off the cell's other candidates, then the digit in the box, the rest of the row and
+    /// the rest of the column, queueing each new off potential in `queue`. True when one of
+    /// them was on: the clash is then recorded.
+    fn on_leads_to<S: Shape>(&mut self, i: u32, now: &[u32], queue: &mut Vec<u32>) -> bool {
+        let p = self.potentials[i as usize].p as usize;
+        let (cell, d) = (p / S::N, p % S::N);
+        let mut offs = Vec::new();
+        let mut others = now[cell] & !(1 << d);
+        while others != 0 {
+            offs.push(S::N * cell + others.trailing_zeros() as usize);
+            others &= others - 1;
+        }
+        let [row, col, boxed] = S::units_of(cell);
+        for (unit, past_box) in [(boxed, false), (row, true), (col, true)] {
+            for &other in S::unit(unit) {
+                let other = usize::from(other);
+                let in_box = S::units_of(other)[2] == boxed;
+                if other != cell && now[other] >> d & 1 != 0 && !(past_box && in_box) {
+                    offs.push(S::N * other + d);
                 }
             }
         }
+        for q in offs {
+            if self.at[1][q] != NONE {
+                // The new off potential counts itself and what turned it off.
+                let on_side = self.ancestors(Some(self.at[1][q]), (0, 0));
+                let off_side = 1 + self.ancestors(Some(i), (0, 0));
+                self.clash = Some(on_side + off_side);
+                return true;
+            }
+            if self.at[0][q] == NONE {
+                let from = self.parents.len() as u32;
+                self.parents.push(i);
+                let k = self.keep(q as u32, false, (from, from + 1));
+                queue.push(k);
+            }
+        }
+        false
+    }
+
+    /// Follows the off potential kept at index `i`: what it turns on before it leaves the
+    /// grid `now` (the cell's other candidate if it has two left, then the digit's other
+    /// place in its box, row and column where it has two left, once each), each new on
+    /// potential queued in `queue`, with the off potentials of `logic`'s candidates gone
+    /// from `now` that it needs as parents. True when one of them was off: the clash is then
+    /// recorded.
+    fn off_leads_to<S: Shape>(
+        &mut self,
+        logic: &Logic<S>,
+        i: u32,
+        now: &mut [u32],
+        queue: &mut Vec<u32>,
+    ) -> bool {
+        let p = self.potentials[i as usize].p as usize;
+        let (cell, d) = (p / S::N, p % S::N);
+        let mut ons: Vec<(usize, (u32, u32))> = Vec::new();
+        if now[cell].count_ones() == 2 {
+            let other = (now[cell] & !(1 << d)).trailing_zeros() as usize;
+            let from = self.parents.len() as u32;
+            self.parents.push(i);
+            let mut gone = logic.cand[cell] & !now[cell];
+            while gone != 0 {
+                let e = gone.trailing_zeros() as usize;
+                gone &= gone - 1;
+                self.parents.push(self.at[0][S::N * cell + e]);
+            }
+            ons.push((S::N * cell + other, (from, self.parents.len() as u32)));
+        }
+        let [row, col, boxed] = S::units_of(cell);
+        for unit in [boxed, row, col] {
+            let cells = S::unit(unit);
+            let mut others = cells
+                .iter()
+                .map(|&c| usize::from(c))
+                .filter(|&c| c != cell && now[c] >> d & 1 != 0);
+            let (Some(other), None) = (others.next(), others.next()) else {
+                continue;
+            };
+            let q = S::N * other + d;
+            if ons.iter().any(|&(o, _)| o == q) {
+                continue;
+            }
+            let from = self.parents.len() as u32;
+            self.parents.push(i);
+            for &c in cells {
+                let c = usize::from(c);
+                if logic.cand[c] >> d & 1 != 0 && now[c] >> d & 1 == 0 {
+                    self.parents.push(self.at[0][S::N * c + d]);
+                }
+            }
+            ons.push((q, (from, self.parents.len() as u32)));
+        }
+        now[cell] &= !(1 << d);
+        for (q, parents) in ons {
+            if self.at[0][q] != NONE {
+                let on_side = 1 + self.ancestors(None, parents);
+                let off_side = self.ancestors(Some(self.at[0][q]), (0, 0));
+                self.clash = Some(on_side + off_side);
+                return true;
+            }
+            if self.at[1][q] == NONE {
+                let k = self.keep(q as u32, true, parents);
+                queue.push(k);
+            }
+        }
+        false
     }
 
     /// Keeps a potential with the given parents; returns its index.
