@@ -224,6 +224,13 @@ impl<S: Shape> Logic<S> {
         had
     }
 
+    /// Removes the candidates `removal` gives each cell.
+    pub(crate) fn eliminate_all(&mut self, removal: &S::Cells<u32>) {
+        for (cell, &bits) in removal.as_ref().iter().enumerate() {
+            self.eliminate(cell, bits);
+        }
+    }
+
     /// Places the first naked single; fails on an open cell without candidates.
     pub fn naked_single(&mut self) -> Result<bool, Unsolvable> {
         for cell in 0..S::CELLS {

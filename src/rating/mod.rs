@@ -289,9 +289,7 @@ fn eliminating_step<S: Shape>(
             });
             match (step, chosen) {
                 (Some(step), Some(removal)) if step.tenths() <= cap => {
-                    for (cell, &bits) in removal.as_ref().iter().enumerate() {
-                        logic.eliminate(cell, bits);
-                    }
+                    logic.eliminate_all(&removal);
                     return Some(step);
                 }
                 (Some(_), _) => return None,
@@ -318,14 +316,18 @@ fn eliminating_step<S: Shape>(
             !all
         });
         if let Some(removal) = chosen {
-            for (cell, &bits) in removal.as_ref().iter().enumerate() {
-                logic.eliminate(cell, bits);
-            }
+            logic.eliminate_all(&removal);
             return Some(technique);
         }
         fruitless.found_nothing(k, search, scope);
     }
-    // Then SE's chains, whose ratings grow with their length, each kind (forcing chains and
+    chaining_step(logic, cap)
+}
+
+/// The step of SE's chains, if one within `cap` tenths applies (and SE's path takes none
+/// above it first).
+fn chaining_step<S: Shape>(logic: &mut Logic<S>, cap: u32) -> Option<SeTechnique> {
+    // SE's chains, whose ratings grow with their length, each kind (forcing chains and
     // cycles, Nishio, cell and region, dynamic) only when the ones before find nothing; and
     // aligned triple exclusion, which SE's chaining list tries after forcing chains and
     // cycles.

@@ -247,9 +247,7 @@ pub(in crate::rating) fn aligned_triple_step<S: Shape>(logic: &mut Logic<S>, cap
         return Graded::Nothing;
     };
     Graded::chain(7.5, ChainKind::AlignedTripleExclusion, cap, || {
-        for (cell, &bits) in removal.as_ref().iter().enumerate() {
-            logic.eliminate(cell, bits);
-        }
+        logic.eliminate_all(&removal)
     })
 }
 

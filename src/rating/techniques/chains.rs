@@ -634,9 +634,7 @@ pub(in crate::rating) fn chain_step<S: Shape>(logic: &mut Logic<S>, cap: u32) ->
         return Graded::Nothing;
     };
     Graded::chain(best.difficulty, best.kind, cap, || {
-        for (cell, &bits) in best.removal.as_ref().iter().enumerate() {
-            logic.eliminate(cell, bits);
-        }
+        logic.eliminate_all(&best.removal)
     })
 }
 
