@@ -27,6 +27,7 @@
 //! are equivalent with vanishing probability, so [`supported`] refuses them.
 
 use std::cmp::Ordering;
+use std::ops::Range;
 
 use crate::grid::Grid;
 use crate::hash::puzzle_id_hex;
@@ -36,6 +37,18 @@ use crate::shape::{Shape, Size};
 const MAX_N: usize = 9;
 /// A digit's rank while its row is sorted, before it is given a label: after every label.
 const NEW: u8 = u8::MAX;
+
+/// The rank of column `col` of source row `row` under `labels`: 0 for an empty cell, the
+/// digit's label if it has one, else [`NEW`].
+fn rank(row: &Row, labels: &[u8; MAX_N + 1], col: u8) -> u8 {
+    match row[col as usize] {
+        0 => 0,
+        digit => match labels[digit as usize] {
+            0 => NEW,
+            label => label,
+        },
+    }
+}
 
 /// `Ok` when canonical forms are computed for grids of `size`; otherwise why not.
 pub fn supported(size: Size) -> Result<(), String> {
@@ -499,14 +512,7 @@ impl Search {
     /// in `node` and records in `ties` the orders still to branch on. Returns the row, with
     /// its new digits labelled in order.
     fn refine(&self, row: &Row, node: &mut Node, ties: &mut Ties) -> Row {
-        let (b, n) = (self.b, self.n);
-        let rank = |labels: &[u8; MAX_N + 1], col: u8| match row[col as usize] {
-            0 => 0,
-            digit => match labels[digit as usize] {
-                0 => NEW,
-                label => label,
-            },
-        };
+        let b = self.b;
         let mut s = 0;
         while s < b {
             // The group of stack slots s..e, interchangeable so far.
@@ -515,69 +521,16 @@ impl Search {
                 e += 1;
             }
             if e - s > 1 {
-                // Sort each stack's columns, then the stacks by their sorted ranks.
-                let mut keys = [[0u8; 3]; 3];
-                let mut stacks = [[0u8; 3]; 3];
-                for (k, slot) in (s..e).enumerate() {
-                    let mut cols = [0u8; 3];
-                    cols[..b].copy_from_slice(&node.cols[slot * b..slot * b + b]);
-                    cols[..b].sort_unstable_by_key(|&c| rank(&node.labels, c));
-                    stacks[k] = cols;
-                    for i in 0..b {
-                        keys[k][i] = rank(&node.labels, cols[i]);
-                    }
-                }
-                let mut order = [0usize, 1, 2];
-                order[..e - s].sort_by_key(|&k| keys[k]);
-                let mut k = 0;
-                while k < e - s {
-                    let key = keys[order[k]];
-                    let mut same = k + 1;
-                    while same < e - s && keys[order[same]] == key {
-                        same += 1;
-                    }
-                    for (slot, &stack) in (s + k..s + same).zip(&order[k..same]) {
-                        node.cols[slot * b..slot * b + b].copy_from_slice(&stacks[stack][..b]);
-                        if key[b - 1] != 0 {
-                            // Not empty in this row: the stack stands apart from the others.
-                            node.tied_stacks &= !(1 << slot);
-                            Self::tie_stack(node, slot * b, &key[..b], ties);
-                        }
-                    }
-                    if key[b - 1] != 0 {
-                        ties.push(Tie {
-                            stacks: true,
-                            start: (s + k) as u8,
-                            len: (same - k) as u8,
-                        });
-                    }
-                    k = same;
-                }
+                self.sort_stacks(row, node, ties, s..e);
             } else {
-                // One stack in place: sort each block of its interchangeable columns.
-                let mut p = s * b;
-                while p < s * b + b {
-                    let mut q = p + 1;
-                    while q < s * b + b && node.tied_cols >> q & 1 != 0 {
-                        q += 1;
-                    }
-                    if q - p > 1 {
-                        node.cols[p..q].sort_unstable_by_key(|&c| rank(&node.labels, c));
-                        let mut block = [0u8; MAX_N];
-                        for (i, &c) in node.cols[p..q].iter().enumerate() {
-                            block[i] = rank(&node.labels, c);
-                        }
-                        Self::tie_block(node, p, &block[..q - p], ties);
-                    }
-                    p = q;
-                }
+                self.sort_columns(row, node, ties, s);
             }
             s = e;
         }
         let mut out = [0u8; MAX_N];
         let mut next = node.next_label;
-        for (p, value) in out.iter_mut().enumerate().take(n) {
-            *value = match rank(&node.labels, node.cols[p]) {
+        for (p, value) in out.iter_mut().enumerate().take(self.n) {
+            *value = match rank(row, &node.labels, node.cols[p]) {
                 NEW => {
                     next += 1;
                     next - 1
@@ -586,6 +539,72 @@ impl Search {
             };
         }
         out
+    }
+
+    /// [`Canon::refine`] for the interchangeable stack slots `slots`: sorts each stack's
+    /// columns, then the stacks by their sorted ranks in `row`.
+    fn sort_stacks(&self, row: &Row, node: &mut Node, ties: &mut Ties, slots: Range<usize>) {
+        let b = self.b;
+        let (s, e) = (slots.start, slots.end);
+        let mut keys = [[0u8; 3]; 3];
+        let mut stacks = [[0u8; 3]; 3];
+        for (k, slot) in slots.enumerate() {
+            let mut cols = [0u8; 3];
+            cols[..b].copy_from_slice(&node.cols[slot * b..slot * b + b]);
+            cols[..b].sort_unstable_by_key(|&c| rank(row, &node.labels, c));
+            stacks[k] = cols;
+            for i in 0..b {
+                keys[k][i] = rank(row, &node.labels, cols[i]);
+            }
+        }
+        let mut order = [0usize, 1, 2];
+        order[..e - s].sort_by_key(|&k| keys[k]);
+        let mut k = 0;
+        while k < e - s {
+            let key = keys[order[k]];
+            let mut same = k + 1;
+            while same < e - s && keys[order[same]] == key {
+                same += 1;
+            }
+            for (slot, &stack) in (s + k..s + same).zip(&order[k..same]) {
+                node.cols[slot * b..slot * b + b].copy_from_slice(&stacks[stack][..b]);
+                if key[b - 1] != 0 {
+                    // Not empty in this row: the stack stands apart from the others.
+                    node.tied_stacks &= !(1 << slot);
+                    Self::tie_stack(node, slot * b, &key[..b], ties);
+                }
+            }
+            if key[b - 1] != 0 {
+                ties.push(Tie {
+                    stacks: true,
+                    start: (s + k) as u8,
+                    len: (same - k) as u8,
+                });
+            }
+            k = same;
+        }
+    }
+
+    /// [`Canon::refine`] for a stack in place, at slot `s`: sorts each block of its
+    /// interchangeable columns by their ranks in `row`.
+    fn sort_columns(&self, row: &Row, node: &mut Node, ties: &mut Ties, s: usize) {
+        let b = self.b;
+        let mut p = s * b;
+        while p < s * b + b {
+            let mut q = p + 1;
+            while q < s * b + b && node.tied_cols >> q & 1 != 0 {
+                q += 1;
+            }
+            if q - p > 1 {
+                node.cols[p..q].sort_unstable_by_key(|&c| rank(row, &node.labels, c));
+                let mut block = [0u8; MAX_N];
+                for (i, &c) in node.cols[p..q].iter().enumerate() {
+                    block[i] = rank(row, &node.labels, c);
+                }
+                Self::tie_block(node, p, &block[..q - p], ties);
+            }
+            p = q;
+        }
     }
 
     /// The ties left in the stack at `start` whose sorted ranks are `ranks`, all its columns
