@@ -170,51 +170,18 @@ fn measure<S: Shape>(
         canon::supported(Size::from_n(S::N).expect("a size"))
             .map_err(|e| anyhow!("{name}: {e}"))?;
     }
-    let mut solver = Solver::<S>::new();
-    let mut canonicalizer = Canonicalizer::new();
+    let mut work = FileWork::<S>::new(config);
     // One untimed pass: the answers, and a warm engine.
-    let mut solutions = [0; 3];
-    let mut levels = [0; 4];
-    // The level whose band is timed, when rating.
-    let level = config.level.filter(|_| config.task == FileTask::Rate);
-    let band = level.map(Band::of_level);
-    let mut kept = 0;
-    let mut forms = HashSet::new();
     for (puzzle, &(line, _)) in puzzles.iter().zip(lines) {
-        match config.task {
-            FileTask::Count => solutions[solver.count_solutions(puzzle, 2)] += 1,
-            FileTask::Rate => {
-                let rating = rate(puzzle)
-                    .map_err(|_| anyhow!("{name}: line {line}: the puzzle has no solution"))?;
-                levels[rating.level() as usize] += 1;
-                kept += band.is_some_and(|band| rate_in(puzzle, band).is_some()) as usize;
-            }
-            FileTask::Canon => {
-                forms.insert(canonicalizer.canonical(puzzle));
-            }
-        }
+        work.answer(puzzle)
+            .map_err(|e| anyhow!("{name}: line {line}: {e}"))?;
     }
-    let branches = solver.branches();
+    let branches = work.solver.branches();
     let mut times: Vec<Duration> = (0..config.passes)
         .map(|_| {
             let started = Instant::now();
             for puzzle in &puzzles {
-                match config.task {
-                    FileTask::Count => {
-                        black_box(solver.count_solutions(black_box(puzzle), 2));
-                    }
-                    FileTask::Rate => match band {
-                        Some(band) => {
-                            black_box(rate_in(black_box(puzzle), band));
-                        }
-                        None => {
-                            let _ = black_box(rate(black_box(puzzle)));
-                        }
-                    },
-                    FileTask::Canon => {
-                        black_box(canonicalizer.canonical(black_box(puzzle)));
-                    }
-                }
+                work.run(black_box(puzzle));
             }
             started.elapsed()
         })
@@ -232,11 +199,84 @@ fn measure<S: Shape>(
         us_per_puzzle: median * 1e6 / n,
         puzzles_per_sec: if median > 0.0 { n / median } else { 0.0 },
         branches_per_puzzle: counting
-            .then(|| (solver.branches() - branches) as f64 / (n * config.passes as f64)),
-        solutions: counting.then_some(solutions),
-        levels: (config.task == FileTask::Rate).then_some(levels),
-        band: level.map(Level::name),
-        kept: band.map(|_| kept),
-        distinct_forms: (config.task == FileTask::Canon).then_some(forms.len()),
+            .then(|| (work.solver.branches() - branches) as f64 / (n * config.passes as f64)),
+        solutions: counting.then_some(work.solutions),
+        levels: (config.task == FileTask::Rate).then_some(work.levels),
+        band: work.band.map(|(level, _)| level.name()),
+        kept: work.band.map(|_| work.kept),
+        distinct_forms: (config.task == FileTask::Canon).then_some(work.forms.len()),
     })
+}
+
+/// What a file bench does with each puzzle: the engines its task needs, and the answers of
+/// its untimed pass.
+struct FileWork<S: Shape> {
+    task: FileTask,
+    solver: Solver<S>,
+    canonicalizer: Canonicalizer,
+    /// The level whose band is timed, and the band, when rating.
+    band: Option<(Level, Band)>,
+    /// Puzzles with no solution, one, and two or more, when counting.
+    solutions: [usize; 3],
+    /// Puzzles of each level, when rating.
+    levels: [usize; 4],
+    /// Puzzles in the band.
+    kept: usize,
+    /// The distinct canonical forms, when canonicalising.
+    forms: HashSet<Option<Grid<S>>>,
+}
+
+impl<S: Shape> FileWork<S> {
+    fn new(config: &SolverBench) -> Self {
+        let level = config.level.filter(|_| config.task == FileTask::Rate);
+        FileWork {
+            task: config.task,
+            solver: Solver::<S>::new(),
+            canonicalizer: Canonicalizer::new(),
+            band: level.map(|level| (level, Band::of_level(level))),
+            solutions: [0; 3],
+            levels: [0; 4],
+            kept: 0,
+            forms: HashSet::new(),
+        }
+    }
+
+    /// Does the task to `puzzle` and notes the answer; an error for a puzzle the rater
+    /// finds without a solution.
+    fn answer(&mut self, puzzle: &Grid<S>) -> Result<()> {
+        match self.task {
+            FileTask::Count => self.solutions[self.solver.count_solutions(puzzle, 2)] += 1,
+            FileTask::Rate => {
+                let rating = rate(puzzle).map_err(|_| anyhow!("the puzzle has no solution"))?;
+                self.levels[rating.level() as usize] += 1;
+                let in_band = |(_, band)| rate_in(puzzle, band).is_some();
+                self.kept += self.band.is_some_and(in_band) as usize;
+            }
+            FileTask::Canon => {
+                self.forms.insert(self.canonicalizer.canonical(puzzle));
+            }
+        }
+        Ok(())
+    }
+
+    /// Does the task to `puzzle`, as timed: the answer is dropped.
+    #[inline]
+    fn run(&mut self, puzzle: &Grid<S>) {
+        match self.task {
+            FileTask::Count => {
+                black_box(self.solver.count_solutions(puzzle, 2));
+            }
+            FileTask::Rate => match self.band {
+                Some((_, band)) => {
+                    black_box(rate_in(puzzle, band));
+                }
+                None => {
+                    let _ = black_box(rate(puzzle));
+                }
+            },
+            FileTask::Canon => {
+                black_box(self.canonicalizer.canonical(puzzle));
+            }
+        }
+    }
 }
