@@ -552,7 +552,7 @@ pub struct VerifyArgs {
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     /// Puzzles, one per line (size from the length: 16, 81, 256 or 625 cells); blank and `#`
-    /// lines are skipped. [default: stdin]
+    /// lines are skipped. "-" reads stdin. [default: stdin]
     pub file: Option<PathBuf>,
     /// Read the puzzles from this column of a CSV file with a header row instead.
     #[arg(long, value_name = "NAME")]

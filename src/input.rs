@@ -27,8 +27,9 @@ pub struct Input {
 }
 
 impl Input {
-    /// Opens `path`, or stdin when `None`.
+    /// Opens `path`, or stdin when `None` or `-`.
     pub fn open(path: Option<&Path>) -> Result<Input> {
+        let path = path.filter(|path| path.as_os_str() != "-");
         let (name, reader): (String, Box<dyn Read>) = match path {
             Some(path) => {
                 let name = path.display().to_string();

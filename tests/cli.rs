@@ -518,6 +518,26 @@ fn solve_reads_lines_and_columns() {
 }
 
 #[test]
+fn a_dash_reads_stdin() {
+    let puzzle =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    for command in ["solve", "rate"] {
+        let from_stdin = |args: &[&str]| {
+            let out = bank()
+                .args(args)
+                .write_stdin(format!("{puzzle}\n"))
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{args:?}");
+            out.stdout
+        };
+        let dashed = from_stdin(&[command, "-"]);
+        assert_eq!(dashed, from_stdin(&[command]), "{command} -");
+        assert!(String::from_utf8(dashed).unwrap().contains(puzzle));
+    }
+}
+
+#[test]
 fn solve_names_a_malformed_line() {
     let input = "# comment\n\n53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n123\n";
     bank()
