@@ -24,10 +24,14 @@ pub struct AtomicFile {
 }
 
 impl AtomicFile {
-    /// Refuses `dest` if it exists and is not a regular file (renaming over a device such as
-    /// `/dev/null`, a pipe or a directory would replace it), or if it exists and `replace` is
-    /// not set. Call it before any work whose result is to go there.
+    /// Refuses `dest` if its directory cannot be looked at (it does not exist, say), if it
+    /// exists and is not a regular file (renaming over a device such as `/dev/null`, a pipe
+    /// or a directory would replace it), or if it exists and `replace` is not set. Call it
+    /// before any work whose result is to go there.
     pub fn check(dest: &Path, replace: bool) -> Result<()> {
+        // A directory that is not there: its error names the cause as the system does.
+        std::fs::metadata(Self::dir_of(dest))
+            .with_context(|| format!("cannot create {}", dest.display()))?;
         if let Ok(meta) = std::fs::metadata(dest) {
             if !meta.is_file() {
                 bail!(
@@ -45,13 +49,18 @@ impl AtomicFile {
         Ok(())
     }
 
+    /// The directory `dest` is to be written in.
+    fn dir_of(dest: &Path) -> &Path {
+        match dest.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        }
+    }
+
     /// Starts writing `dest`, after [`AtomicFile::check`].
     pub fn create(dest: &Path, replace: bool) -> Result<Self> {
         Self::check(dest, replace)?;
-        let dir = match dest.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
+        let dir = Self::dir_of(dest);
         let name = dest.file_name().map(|n| n.to_string_lossy().into_owned());
         let prefix = format!(".{}.", name.unwrap_or_default());
         let mut builder = tempfile::Builder::new();
@@ -61,7 +70,8 @@ impl AtomicFile {
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
         let temp = builder
             .tempfile_in(dir)
-            .with_context(|| format!("cannot create a file in {}", dir.display()))?;
+            .map_err(os_cause)
+            .with_context(|| format!("cannot create {}", dest.display()))?;
         Ok(AtomicFile {
             temp: BufWriter::with_capacity(BUFFER_BYTES, temp),
             dest: dest.to_owned(),
@@ -99,6 +109,19 @@ impl AtomicFile {
         file.write_all(bytes)
             .with_context(|| format!("cannot write {}", dest.display()))?;
         file.commit()
+    }
+}
+
+/// `err` without the path of the temporary file that tempfile adds to its errors, a name
+/// that means nothing to the user: the kind of error alone, where it has one.
+fn os_cause(err: io::Error) -> io::Error {
+    use io::ErrorKind::{
+        NotADirectory, NotFound, PermissionDenied, QuotaExceeded, ReadOnlyFilesystem, StorageFull,
+    };
+    match err.kind() {
+        kind @ (NotFound | PermissionDenied | ReadOnlyFilesystem | StorageFull | QuotaExceeded
+        | NotADirectory) => io::Error::from(kind),
+        _ => err,
     }
 }
 

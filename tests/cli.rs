@@ -147,6 +147,24 @@ fn bad_input_is_one_line_and_exit_2() {
         0,
         "a file was left behind"
     );
+    // A bank in a directory that does not exist: the path asked for, not the temporary
+    // file's, in one line.
+    bank()
+        .args(["generate", "--count", "3", "-o", "/nonexistent/dir/bank.csv"])
+        .assert()
+        .code(2)
+        .stderr(
+            "sudoku-bank: cannot create /nonexistent/dir/bank.csv: No such file or directory (os error 2)\n",
+        );
+    // So is a statistics file there, before any row is made.
+    bank()
+        .args(["generate", "--count", "3", "--stats-json", "/nonexistent/dir/s.json"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            "sudoku-bank: cannot create /nonexistent/dir/s.json: No such file or directory (os error 2)\n",
+        );
 }
 
 #[test]
