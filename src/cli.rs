@@ -538,7 +538,7 @@ impl ReproduceArgs {
 /// Flags of `verify`.
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// The bank to check.
+    /// The bank to check ("-" reads stdin).
     pub file: PathBuf,
     /// Also check that each row regenerates from its seed and index.
     #[arg(long)]

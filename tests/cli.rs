@@ -553,6 +553,13 @@ fn a_dash_reads_stdin() {
         assert_eq!(dashed, from_stdin(&[command]), "{command} -");
         assert!(String::from_utf8(dashed).unwrap().contains(puzzle));
     }
+    let csv = stdout_of(&["generate", "--count", "20", "--seed", "3", "-q"]);
+    bank()
+        .args(["verify", "-"])
+        .write_stdin(csv)
+        .assert()
+        .success()
+        .stderr(contains("stdin: 20 rows checked, 0 bad"));
 }
 
 #[test]
