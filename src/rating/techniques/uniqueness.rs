@@ -243,77 +243,121 @@ impl Roof {
             }
             for unit in shared.clone() {
                 let open = logic.missing(unit).count_ones();
-                let cells = S::unit(unit);
-                let at = |cell: usize| cells.iter().position(|&c| c as usize == cell).unwrap_or(0);
-                let (p1, p2) = (at(g1), at(g2));
-                let mut removal = S::cells(0u32);
-                let mut any = false;
+                // Naked first, as SE, which needs 2k open cells in the unit for a naked set
+                // and more for a hidden one.
+                let mut removal = None;
                 if naked && 2 * k <= open {
-                    // Items: the unit's positions, the first corner's standing for the roof.
-                    let mut masks = [0u32; 32];
-                    let mut items = 1 << p1;
-                    masks[p1] = extra;
-                    for (p, &cell) in cells.iter().enumerate() {
-                        let cand = logic.cand[cell as usize];
-                        if p != p1 && p != p2 && cand.count_ones() >= 2 {
-                            masks[p] = cand;
-                            items |= 1 << p;
-                        }
-                    }
-                    let both = extra & a & b;
-                    covering_subsets(items, k, &masks, &mut |chosen, digits| {
-                        let others = chosen & !(1 << p1);
-                        let placed = (0..S::N)
-                            .filter(|&p| others >> p & 1 != 0)
-                            .fold(both, |m, p| m | masks[p]);
-                        if chosen >> p1 & 1 == 0 || placed != digits {
-                            return false;
-                        }
-                        for (p, &cell) in cells.iter().enumerate() {
-                            let cell = cell as usize;
-                            let outside = chosen >> p & 1 == 0 && p != p2;
-                            if outside && logic.cand[cell] & digits != 0 {
-                                removal[cell] = logic.cand[cell] & digits;
-                                any = true;
-                            }
-                        }
-                        any
-                    });
+                    removal = self.naked_set(logic, self.in_unit::<S>(unit, extra), k);
                 }
-                if !any && hidden && 2 * k < open {
-                    // Items: digits, each with its places in the unit but the second corner's.
-                    let mut masks = [0u32; 32];
-                    let rest = logic.missing(unit) & !pair & !extra;
-                    let items = rest | pair;
-                    for d in (0..S::N).filter(|&d| items >> d & 1 != 0) {
-                        masks[d] = logic.places(unit, 1 << d) & !(1 << p2);
-                        if masks[d] == 0 {
-                            // SE's tuple search fails on a digit without a place.
-                            masks[d] = u32::MAX;
-                        }
-                    }
-                    covering_subsets(items, k, &masks, &mut |digits, places| {
-                        if digits & pair != pair {
-                            return false;
-                        }
-                        for (p, &cell) in cells.iter().enumerate() {
-                            let cell = cell as usize;
-                            let inside = places >> p & 1 != 0 && p != p1;
-                            if inside && logic.cand[cell] & !digits != 0 {
-                                removal[cell] = logic.cand[cell] & !digits;
-                                any = true;
-                            }
-                        }
-                        any
-                    });
+                if removal.is_none() && hidden && 2 * k < open {
+                    removal = self.hidden_set(logic, self.in_unit::<S>(unit, extra), k);
                 }
-                if any && found(logic, &removal, unit) {
+                if removal.is_some_and(|removal| found(logic, &removal, unit)) {
                     return true;
                 }
             }
         }
         false
     }
+
+    /// The roof as `unit` holds it, with its `extra` digits.
+    fn in_unit<S: Shape>(self, unit: usize, extra: u32) -> InUnit {
+        let cells = S::unit(unit);
+        let at = |cell: usize| cells.iter().position(|&c| c as usize == cell).unwrap_or(0);
+        InUnit {
+            unit,
+            p1: at(self.g1),
+            p2: at(self.g2),
+            extra,
+        }
+    }
+
+    /// [`Roof::type_3`]'s naked set of `k` digits in the unit of `at`: the roof, standing as
+    /// one cell holding the extra digits, with `k - 1` other cells; the eliminations from the
+    /// unit's other cells, if any.
+    fn naked_set<S: Shape>(self, logic: &Logic<S>, at: InUnit, k: u32) -> Option<S::Cells<u32>> {
+        let (p1, p2) = (at.p1, at.p2);
+        let cells = S::unit(at.unit);
+        // Items: the unit's positions, the first corner's standing for the roof.
+        let mut masks = [0u32; 32];
+        let mut items = 1 << p1;
+        masks[p1] = at.extra;
+        for (p, &cell) in cells.iter().enumerate() {
+            let cand = logic.cand[cell as usize];
+            if p != p1 && p != p2 && cand.count_ones() >= 2 {
+                masks[p] = cand;
+                items |= 1 << p;
+            }
+        }
+        let both = at.extra & logic.cand[self.g1] & logic.cand[self.g2];
+        let mut removal = S::cells(0u32);
+        let mut any = false;
+        covering_subsets(items, k, &masks, &mut |chosen, digits| {
+            let others = chosen & !(1 << p1);
+            let placed = (0..S::N)
+                .filter(|&p| others >> p & 1 != 0)
+                .fold(both, |m, p| m | masks[p]);
+            if chosen >> p1 & 1 == 0 || placed != digits {
+                return false;
+            }
+            for (p, &cell) in cells.iter().enumerate() {
+                let cell = cell as usize;
+                let outside = chosen >> p & 1 == 0 && p != p2;
+                if outside && logic.cand[cell] & digits != 0 {
+                    removal[cell] = logic.cand[cell] & digits;
+                    any = true;
+                }
+            }
+            any
+        });
+        any.then_some(removal)
+    }
+
+    /// [`Roof::type_3`]'s hidden set of `k` digits in the unit of `at`: the pair and `k - 2`
+    /// other digits (none of the extra ones) with no place but the first corner and `k - 1`
+    /// other cells; the eliminations of those cells' other candidates, if any.
+    fn hidden_set<S: Shape>(self, logic: &Logic<S>, at: InUnit, k: u32) -> Option<S::Cells<u32>> {
+        let (p1, p2) = (at.p1, at.p2);
+        let cells = S::unit(at.unit);
+        // Items: digits, each with its places in the unit but the second corner's.
+        let mut masks = [0u32; 32];
+        let rest = logic.missing(at.unit) & !self.pair & !at.extra;
+        let items = rest | self.pair;
+        for d in (0..S::N).filter(|&d| items >> d & 1 != 0) {
+            masks[d] = logic.places(at.unit, 1 << d) & !(1 << p2);
+            if masks[d] == 0 {
+                // SE's tuple search fails on a digit without a place.
+                masks[d] = u32::MAX;
+            }
+        }
+        let mut removal = S::cells(0u32);
+        let mut any = false;
+        covering_subsets(items, k, &masks, &mut |digits, places| {
+            if digits & self.pair != self.pair {
+                return false;
+            }
+            for (p, &cell) in cells.iter().enumerate() {
+                let cell = cell as usize;
+                let inside = places >> p & 1 != 0 && p != p1;
+                if inside && logic.cand[cell] & !digits != 0 {
+                    removal[cell] = logic.cand[cell] & !digits;
+                    any = true;
+                }
+            }
+            any
+        });
+        any.then_some(removal)
+    }
+}
+
+/// A roof ([`Roof::type_3`]) as a unit that holds both its corners sees it: the unit, the
+/// corners' positions in it, and the roof's extra digits.
+#[derive(Clone, Copy)]
+struct InUnit {
+    unit: usize,
+    p1: usize,
+    p2: usize,
+    extra: u32,
 }
 
 /// The kinds of bivalue universal grave SE rates.
