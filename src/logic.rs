@@ -467,9 +467,7 @@ impl<S: Shape> Logic<S> {
             true
         });
         let Some(removal) = chosen else { return false };
-        for (cell, &bits) in removal.as_ref().iter().enumerate() {
-            self.eliminate(cell, bits);
-        }
+        self.eliminate_all(&removal);
         true
     }
 
@@ -587,7 +585,6 @@ pub(crate) fn locked<S: Shape>(
     digits: u32,
     found: &mut Found<'_, S>,
 ) {
-    let (n, side) = (S::N, S::BOX);
     let mut removal = S::cells(0u32);
     // Offers the digit's places among `cells` as eliminations, if there are any.
     let mut offer = |cells: &mut dyn Iterator<Item = usize>, bit: u32, unit: usize| {
@@ -606,60 +603,76 @@ pub(crate) fn locked<S: Shape>(
         }
         stop
     };
-    if !claiming {
-        logic.pointings(&mut |b, bit, line| {
-            if digits & bit == 0 {
-                return false;
-            }
-            let (top, left) = (b / side * side, b % side * side);
-            match line {
-                BoxLine::Row(i) => {
-                    let row = top + i;
-                    let mut line = (0..n)
-                        .filter(|&c| !(left..left + side).contains(&c))
-                        .map(|c| row * n + c);
-                    offer(&mut line, bit, row)
-                }
-                BoxLine::Column(j) => {
-                    let col = left + j;
-                    let mut line = (0..n)
-                        .filter(|&r| !(top..top + side).contains(&r))
-                        .map(|r| r * n + col);
-                    offer(&mut line, bit, n + col)
-                }
-            }
-        });
+    if claiming {
+        offer_claimings(logic, digits, &mut offer);
     } else {
-        for unit in 0..2 * n {
-            // Cell `k` of the line; its row and column.
-            let at = |k: usize| {
-                if unit < n { (unit, k) } else { (k, unit - n) }
-            };
-            // The line's stretch in each box it crosses, as the digits with a place there and
-            // those with two or more, for all digits at once.
-            let mut stretches = [Spread::default(); 5];
-            for (k, &cell) in S::unit(unit).iter().enumerate() {
-                stretches[k / side].add(logic.cand[cell as usize]);
+        offer_pointings(logic, digits, &mut offer);
+    }
+}
+
+/// How [`locked`] offers a digit (`bit`) as eliminated from some cells of a unit, and
+/// learns whether to stop.
+type Offer<'a> = dyn FnMut(&mut dyn Iterator<Item = usize>, u32, usize) -> bool + 'a;
+
+/// [`locked`]'s pointings: a box's digit on one of its lines leaves the rest of the line.
+fn offer_pointings<S: Shape>(logic: &Logic<S>, digits: u32, offer: &mut Offer<'_>) {
+    let (n, side) = (S::N, S::BOX);
+    logic.pointings(&mut |b, bit, line| {
+        if digits & bit == 0 {
+            return false;
+        }
+        let (top, left) = (b / side * side, b % side * side);
+        match line {
+            BoxLine::Row(i) => {
+                let row = top + i;
+                let mut line = (0..n)
+                    .filter(|&c| !(left..left + side).contains(&c))
+                    .map(|c| row * n + c);
+                offer(&mut line, bit, row)
             }
-            let mut claimed = confined_with_two(&stretches[..side]) & logic.missing(unit) & digits;
-            while claimed != 0 {
-                let bit = claimed & claimed.wrapping_neg();
-                claimed &= claimed - 1;
-                let stretch = stretches
-                    .iter()
-                    .position(|s| s.some & bit != 0)
-                    .unwrap_or(0);
-                // The box, less the line.
-                let (r0, c0) = at(stretch * side);
-                let (top, left) = (r0 / side * side, c0 / side * side);
-                let mut rest = (0..side * side)
-                    .map(|k| (top + k / side, left + k % side))
-                    .filter(|&(r, c)| if unit < n { r != unit } else { c != unit - n })
-                    .map(|(r, c)| r * n + c);
-                let b = top / side * side + left / side;
-                if offer(&mut rest, bit, 2 * n + b) {
-                    return;
-                }
+            BoxLine::Column(j) => {
+                let col = left + j;
+                let mut line = (0..n)
+                    .filter(|&r| !(top..top + side).contains(&r))
+                    .map(|r| r * n + col);
+                offer(&mut line, bit, n + col)
+            }
+        }
+    });
+}
+
+/// [`locked`]'s claimings: a line's digit in one box leaves the rest of the box.
+fn offer_claimings<S: Shape>(logic: &Logic<S>, digits: u32, offer: &mut Offer<'_>) {
+    let (n, side) = (S::N, S::BOX);
+    for unit in 0..2 * n {
+        // Cell `k` of the line; its row and column.
+        let at = |k: usize| {
+            if unit < n { (unit, k) } else { (k, unit - n) }
+        };
+        // The line's stretch in each box it crosses, as the digits with a place there and
+        // those with two or more, for all digits at once.
+        let mut stretches = [Spread::default(); 5];
+        for (k, &cell) in S::unit(unit).iter().enumerate() {
+            stretches[k / side].add(logic.cand[cell as usize]);
+        }
+        let mut claimed = confined_with_two(&stretches[..side]) & logic.missing(unit) & digits;
+        while claimed != 0 {
+            let bit = claimed & claimed.wrapping_neg();
+            claimed &= claimed - 1;
+            let stretch = stretches
+                .iter()
+                .position(|s| s.some & bit != 0)
+                .unwrap_or(0);
+            // The box, less the line.
+            let (r0, c0) = at(stretch * side);
+            let (top, left) = (r0 / side * side, c0 / side * side);
+            let mut rest = (0..side * side)
+                .map(|k| (top + k / side, left + k % side))
+                .filter(|&(r, c)| if unit < n { r != unit } else { c != unit - n })
+                .map(|(r, c)| r * n + c);
+            let b = top / side * side + left / side;
+            if offer(&mut rest, bit, 2 * n + b) {
+                return;
             }
         }
     }
