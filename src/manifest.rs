@@ -164,6 +164,7 @@ impl Manifest {
             bail!("{name} was written by {:?}, not sudoku-bank", manifest.tool);
         }
         if manifest.batches.is_empty() {
+            // A manifest from before banks had batches: its one batch is the manifest's own.
             manifest.batches.push(Batch {
                 parameters: manifest.parameters.clone(),
                 command_line: manifest.command_line.clone(),
@@ -174,8 +175,15 @@ impl Manifest {
                 next_index: manifest.next_index,
             });
         }
-        let size = manifest.batches[0].parameters.generation.size;
-        for (k, batch) in manifest.batches.iter().enumerate() {
+        manifest.check_batches(&name)?;
+        Ok(Written::Generated(Box::new(manifest)))
+    }
+
+    /// Checks each batch's parameters as the command line would, and that every batch has
+    /// the size of the first; `name` names the manifest in the error.
+    fn check_batches(&self, name: &str) -> Result<()> {
+        let size = self.batches[0].parameters.generation.size;
+        for (k, batch) in self.batches.iter().enumerate() {
             let job = &batch.parameters;
             let generation = job.generation;
             let checked = Generation::new(generation.size, Some(generation.holes))
@@ -206,7 +214,7 @@ impl Manifest {
                 );
             }
         }
-        Ok(Written::Generated(Box::new(manifest)))
+        Ok(())
     }
 
     /// Writes the manifest beside the bank at `bank`, atomically.
