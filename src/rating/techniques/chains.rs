@@ -21,6 +21,8 @@
 //! its length passes ([`difficulty`]); SE takes the lowest rated, then the shortest, then X
 //! before Y before XY, then the first found, and so does [`chain_step`].
 
+use std::ops::Range;
+
 use super::Graded;
 use crate::logic::Logic;
 use crate::rating::ChainKind;
@@ -459,7 +461,6 @@ fn forcing_by_masks<S: Shape>(
     most: usize,
 ) -> Option<usize> {
     let (cell, d) = (source as usize / S::N, source as usize % S::N);
-    let peers = S::peer_masks();
     let (mut seen_on, mut seen_off, mut layer) = ([0u128; 9], [0u128; 9], [0u128; 9]);
     layer[d] = 1 << cell;
     if on {
@@ -483,61 +484,85 @@ fn forcing_by_masks<S: Shape>(
     let (mut depth, mut state) = (0, on);
     while depth + 2 <= most {
         let mut next = [0u128; 9];
-        if state {
-            for e in lanes.clone() {
-                let mut seeing = 0;
-                let mut rest = layer[e];
-                while rest != 0 {
-                    seeing |= peers[rest.trailing_zeros() as usize];
-                    rest &= rest - 1;
-                }
-                next[e] = seeing & masks.allow[e];
-            }
-            if y {
-                // The other digits of each cell of the layer: those of a cell on for one
-                // digit, every digit of a cell on for two.
-                let (once, twice) = once_twice(&layer[..S::N]);
-                for e in 0..S::N {
-                    next[e] |= (once & !layer[e] | twice) & masks.allow[e];
-                }
-            }
-            let any = fresh(&mut next, &mut seen_off);
-            if on && next[d] >> cell & 1 != 0 {
-                return Some(depth + 2);
-            }
-            if !any {
-                return None;
-            }
+        let any = if state {
+            turn_off::<S>(masks, &layer, lanes.clone(), y, &mut next);
+            fresh(&mut next, &mut seen_off)
         } else {
-            for e in lanes.clone() {
-                let mut rest = layer[e];
-                while rest != 0 {
-                    let c = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    next[e] |= masks.pairs[S::CELLS * e + c];
-                }
-            }
-            if y {
-                // The other digit of each cell of two in the layer: the cell's other
-                // candidate, or both when the layer holds both.
-                let (once, twice) = once_twice(&layer[..S::N]);
-                for e in 0..S::N {
-                    next[e] |= (once & !layer[e] | twice) & masks.bivalue & masks.allow[e];
-                }
-            }
-            let any = fresh(&mut next, &mut seen_on);
-            if !on && next[d] >> cell & 1 != 0 {
-                return Some(depth + 2);
-            }
-            if !any {
-                return None;
-            }
+            turn_on::<S>(masks, &layer, lanes.clone(), y, &mut next);
+            fresh(&mut next, &mut seen_on)
+        };
+        // The source reached in the state it started in, from the other: a contradiction.
+        if state == on && next[d] >> cell & 1 != 0 {
+            return Some(depth + 2);
+        }
+        if !any {
+            return None;
         }
         layer = next;
         depth += 1;
         state = !state;
     }
     None
+}
+
+/// Puts in `next` what an on `layer` of [`forcing_by_masks`] turns off, digit by digit over
+/// `lanes`: the cells that allow the digit and see one of its cells in the layer, and, with
+/// `y`, the other digits of the layer's cells (every digit of a cell on for two). Inlined,
+/// and writing into the caller's layer: returning it instead, `rate` took 1.3% to 2.4% more
+/// instructions over 100 of the Sudoku Exchange puzzles than with the search in one
+/// function, against 0.2% so.
+#[inline(always)]
+fn turn_off<S: Shape>(
+    masks: &Masks,
+    layer: &[u128; 9],
+    lanes: Range<usize>,
+    y: bool,
+    next: &mut [u128; 9],
+) {
+    let peers = S::peer_masks();
+    for e in lanes {
+        let mut seeing = 0;
+        let mut rest = layer[e];
+        while rest != 0 {
+            seeing |= peers[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+        }
+        next[e] = seeing & masks.allow[e];
+    }
+    if y {
+        let (once, twice) = once_twice(&layer[..S::N]);
+        for e in 0..S::N {
+            next[e] |= (once & !layer[e] | twice) & masks.allow[e];
+        }
+    }
+}
+
+/// Puts in `next` what an off `layer` of [`forcing_by_masks`] turns on, digit by digit over
+/// `lanes`: each cell's other place of the digit in a unit that has two, and, with `y`, the
+/// other digit of each cell of two in the layer (both when the layer holds both). Inlined,
+/// as [`turn_off`].
+#[inline(always)]
+fn turn_on<S: Shape>(
+    masks: &Masks,
+    layer: &[u128; 9],
+    lanes: Range<usize>,
+    y: bool,
+    next: &mut [u128; 9],
+) {
+    for e in lanes {
+        let mut rest = layer[e];
+        while rest != 0 {
+            let c = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            next[e] |= masks.pairs[S::CELLS * e + c];
+        }
+    }
+    if y {
+        let (once, twice) = once_twice(&layer[..S::N]);
+        for e in 0..S::N {
+            next[e] |= (once & !layer[e] | twice) & masks.bivalue & masks.allow[e];
+        }
+    }
 }
 
 /// The cells of at least one of `lanes`, and of at least two.
