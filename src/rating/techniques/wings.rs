@@ -87,18 +87,28 @@ pub(super) fn als_wing<S: Shape>(
     tenths: u32,
     found: &mut Found<'_, S>,
 ) {
+    // Cells of two candidates or more, few enough for a set.
+    let mut open = S::cells(false);
+    for (cell, open) in open.as_mut().iter_mut().enumerate() {
+        *open = (2..=size + 1).contains(&(logic.cand[cell].count_ones() as usize));
+    }
     let mut wings = AlsWings::new(logic, size, tenths);
-    for_each_set(logic, size, |set| wings.weigh(set));
+    for_each_set(logic, size, &open, |set| wings.weigh(set));
     if let Some((_, removal)) = wings.best {
         found(logic, &removal, 0);
     }
 }
 
-/// Calls `each` with every set of `size` cells of one unit, each holding two to `size + 1`
-/// candidates, that hold at most `size + 1` digits between them: the sets of
+/// Calls `each` with every set of `size` cells of one unit, each of them `open` (holding two
+/// to `size + 1` candidates), that hold at most `size + 1` digits between them: the sets of
 /// [`als_wing`]'s wings (cells that see one another lie in one unit). A box's three cells on
 /// one line are taken in the line alone.
-fn for_each_set<S: Shape>(logic: &Logic<S>, size: usize, mut each: impl FnMut(&[usize])) {
+fn for_each_set<S: Shape>(
+    logic: &Logic<S>,
+    size: usize,
+    open: &S::Cells<bool>,
+    mut each: impl FnMut(&[usize]),
+) {
     let fits = |cells: &[usize]| {
         let digits = cells.iter().fold(0, |all, &x| all | logic.cand[x]);
         digits.count_ones() as usize <= size + 1
@@ -111,8 +121,7 @@ fn for_each_set<S: Shape>(logic: &Logic<S>, size: usize, mut each: impl FnMut(&[
     for unit in 0..S::UNITS {
         let mut len = 0;
         for &cell in S::unit(unit) {
-            let count = logic.cand[cell as usize].count_ones() as usize;
-            if (2..=size + 1).contains(&count) {
+            if open[cell as usize] {
                 open_cells[len] = cell as usize;
                 len += 1;
             }
