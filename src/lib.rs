@@ -24,7 +24,6 @@ pub mod generator;
 pub mod grid;
 pub mod hash;
 pub mod input;
-pub mod logic;
 pub mod manifest;
 pub mod output;
 pub mod pipeline;

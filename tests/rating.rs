@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use sudoku_bank::logic::{QqwingLevel, qqwing_level};
+use sudoku_bank::rating::qqwing::{QqwingLevel, qqwing_level};
 use sudoku_bank::rating::{Level, placement_rating, rate, rate_stepwise};
 use sudoku_bank::{Grid, Nine};
 

@@ -12,7 +12,7 @@ use super::solve::{SolveInput, for_each_puzzle};
 use crate::bank::tenths_text;
 use crate::grid::{Grid, text_size};
 use crate::input::Input;
-use crate::logic::qqwing_level;
+use crate::rating::qqwing::qqwing_level;
 use crate::rating::rate as se_rate;
 use crate::shape::Shape;
 use crate::solver::{Engine, Solver};

@@ -19,7 +19,7 @@ use super::techniques::{Subsets, all_units, direct_pointing, direct_steps, hidde
 use super::{Rating, SeTechnique};
 use crate::error::Unsolvable;
 use crate::grid::{Digit, Grid};
-use crate::logic::Logic;
+use crate::rating::logic::Logic;
 use crate::shape::Shape;
 
 /// The techniques that only place digits, easiest first: every technique rated below 2.6.

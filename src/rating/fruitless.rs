@@ -11,7 +11,7 @@
 
 use super::techniques::{Search, Subsets, TECHNIQUES, Units, all_units, eliminating};
 use super::templates;
-use crate::logic::Logic;
+use crate::rating::logic::Logic;
 use crate::shape::Shape;
 
 /// The most units of a size (25×25).

@@ -26,20 +26,23 @@
 //! Levels follow the Sudoku Exchange bank: easy < 1.5 ≤ medium < 2.5 ≤ hard < 5.0 ≤
 //! diabolical (and every unfinished puzzle).
 //!
-//! This file takes the path. The techniques and their ratings are in `scale.rs`, the
-//! searches for their steps in `techniques/`, the closure of the placements (every step
-//! rated 2.5 or below) in `closure.rs`, and what a path need not search again in
-//! `fruitless.rs` and `templates.rs`. Levels and bands are in `band.rs`, with `singles.rs`,
-//! the first look a band takes at a 9×9 puzzle.
+//! This file takes the path. The candidate grid it steps on is in `logic.rs`, the
+//! techniques and their ratings in `scale.rs`, the searches for their steps in
+//! `techniques/`, the closure of the placements (every step rated 2.5 or below) in
+//! `closure.rs`, and what a path need not search again in `fruitless.rs` and
+//! `templates.rs`. Levels and bands are in `band.rs`, with `singles.rs`, the first look a
+//! band takes at a 9×9 puzzle. qqwing's levels, from its own techniques on the same grid,
+//! are in `qqwing.rs`.
 
 use crate::error::Unsolvable;
 use crate::grid::Grid;
-use crate::logic::Logic;
 use crate::shape::Shape;
 
 mod band;
 mod closure;
 mod fruitless;
+pub mod logic;
+pub mod qqwing;
 mod scale;
 mod singles;
 mod techniques;
@@ -48,6 +51,7 @@ mod templates;
 pub use band::{Band, Fit, Level, fit, rate_in};
 pub use closure::placement_rating;
 use fruitless::{Fruitless, Scope};
+use logic::Logic;
 pub use scale::{ChainKind, SeTechnique};
 use techniques::{
     ChainStep, Graded, Search, Units, aligned_triple_step, chain_step, chain_tenths,

@@ -9,7 +9,7 @@
 //! Finding a template through each candidate takes a few short searches, where the
 //! techniques each look at every unit, line pair or link of the digit.
 
-use crate::logic::Logic;
+use crate::rating::logic::Logic;
 use crate::shape::Shape;
 
 /// The largest grid side the templates work on (25×25).

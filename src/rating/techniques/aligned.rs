@@ -16,8 +16,8 @@
 //! order (box, row, column). The first set that removes something is the step.
 
 use super::{Graded, sees};
-use crate::logic::{Found, Logic};
 use crate::rating::ChainKind;
+use crate::rating::logic::{Found, Logic};
 use crate::shape::Shape;
 
 /// The most excluders a set of base cells can share: at least the peers of a cell on the

@@ -24,8 +24,8 @@
 use std::ops::Range;
 
 use super::Graded;
-use crate::logic::Logic;
 use crate::rating::ChainKind;
+use crate::rating::logic::Logic;
 use crate::shape::Shape;
 
 /// No index.

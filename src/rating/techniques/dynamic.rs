@@ -23,8 +23,8 @@
 //! the first found.
 
 use super::{Graded, Settling};
-use crate::logic::Logic;
 use crate::rating::ChainKind;
+use crate::rating::logic::Logic;
 use crate::shape::Shape;
 
 /// No potential.

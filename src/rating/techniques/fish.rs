@@ -1,7 +1,7 @@
 //! Fish: X-Wing, Swordfish and Jellyfish.
 
 use super::subsets::covering_subsets;
-use crate::logic::{Found, Logic};
+use crate::rating::logic::{Found, Logic};
 use crate::shape::Shape;
 
 /// Fish of size `k` (X-Wing, Swordfish, Jellyfish): a digit whose places in `k` rows lie in

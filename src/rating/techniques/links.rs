@@ -3,7 +3,7 @@
 //! at the digits of its mask `digits` alone (see [`super::DigitFinder`]).
 
 use super::sees;
-use crate::logic::{Found, Logic};
+use crate::rating::logic::{Found, Logic};
 use crate::shape::Shape;
 
 /// Turbot fish: a digit with exactly two places in each of two units, A–B and C–D, where B

@@ -33,8 +33,8 @@
 
 use super::sees;
 use super::uniqueness::{RECTANGLE_TENTHS, Roof, unique_rectangle_type_3};
-use crate::logic::{Found, Logic};
 use crate::rating::SeTechnique;
+use crate::rating::logic::{Found, Logic};
 use crate::shape::Shape;
 
 /// The ratings in tenths of rectangles of type 3 above 4.5, as SE rates them.

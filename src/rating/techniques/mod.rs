@@ -37,7 +37,7 @@ mod uniqueness;
 mod wings;
 
 use super::{ChainKind, SeTechnique};
-use crate::logic::{Found, Logic, locked};
+use crate::rating::logic::{Found, Logic, locked};
 use crate::shape::Shape;
 use aligned::aligned_pair;
 pub(super) use aligned::aligned_triple_step;

@@ -19,8 +19,8 @@
 
 use super::chains::{Graph, Links};
 use super::{Graded, Settling};
-use crate::logic::Logic;
 use crate::rating::ChainKind;
+use crate::rating::logic::Logic;
 use crate::shape::Shape;
 
 /// What a candidate taken on leads to, until the first clash.

@@ -19,8 +19,8 @@
 //! first found (cells in order, digits up, on before off), and so does [`nishio_step`].
 
 use super::{Graded, Settling};
-use crate::logic::Logic;
 use crate::rating::ChainKind;
+use crate::rating::logic::Logic;
 use crate::shape::Shape;
 
 /// A potential one search followed: its cell, its state, and its parents (the range

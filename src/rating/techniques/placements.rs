@@ -3,7 +3,7 @@
 
 use super::Units;
 use crate::grid::Digit;
-use crate::logic::{BoxLine, Found, Logic};
+use crate::rating::logic::{BoxLine, Found, Logic};
 use crate::shape::Shape;
 
 /// The placement a direct technique gives: the first eliminations `find` offers that leave

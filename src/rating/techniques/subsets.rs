@@ -1,7 +1,7 @@
 //! Naked and hidden subsets: `k` cells of a unit holding `k` digits between them, or `k`
 //! digits of a unit confined to `k` cells.
 
-use crate::logic::{Found, Logic};
+use crate::rating::logic::{Found, Logic};
 use crate::shape::Shape;
 
 /// Units as a mask, bit `u` for unit `u` (rows, then columns, then boxes): up to the 75 of

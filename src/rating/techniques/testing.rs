@@ -5,7 +5,7 @@ use rand::Rng;
 use super::{ChainStep, Graded};
 use crate::attempt::{Generator, Puzzle};
 use crate::config::Holes;
-use crate::logic::Logic;
+use crate::rating::logic::Logic;
 use crate::shape::Shape;
 use crate::stats::Work;
 

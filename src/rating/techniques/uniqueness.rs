@@ -3,7 +3,7 @@
 
 use super::sees;
 use super::subsets::covering_subsets;
-use crate::logic::{Found, Logic};
+use crate::rating::logic::{Found, Logic};
 use crate::shape::Shape;
 
 /// Unique rectangles (SE rates types 1, 2 and 4 of a rectangle alike, 4.5, and type 3 with a

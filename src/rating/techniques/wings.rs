@@ -3,7 +3,7 @@
 use std::cmp::Reverse;
 
 use super::sees;
-use crate::logic::{Found, Logic};
+use crate::rating::logic::{Found, Logic};
 use crate::shape::Shape;
 
 /// XY-Wing (pivot {x,y}, pincers {x,z} and {y,z} it sees) or, with `xyz`, XYZ-Wing (pivot
