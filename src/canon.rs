@@ -541,7 +541,7 @@ impl Search {
         out
     }
 
-    /// [`Canon::refine`] for the interchangeable stack slots `slots`: sorts each stack's
+    /// [`Search::refine`] for the interchangeable stack slots `slots`: sorts each stack's
     /// columns, then the stacks by their sorted ranks in `row`.
     fn sort_stacks(&self, row: &Row, node: &mut Node, ties: &mut Ties, slots: Range<usize>) {
         let b = self.b;
@@ -585,7 +585,7 @@ impl Search {
         }
     }
 
-    /// [`Canon::refine`] for a stack in place, at slot `s`: sorts each block of its
+    /// [`Search::refine`] for a stack in place, at slot `s`: sorts each block of its
     /// interchangeable columns by their ranks in `row`.
     fn sort_columns(&self, row: &Row, node: &mut Node, ties: &mut Ties, s: usize) {
         let b = self.b;

@@ -1,7 +1,7 @@
 //! The techniques past singles, each as a search that offers the eliminations it finds, in
 //! one file per family:
 //!
-//! - locked candidates, in [`crate::logic`];
+//! - locked candidates, in [`crate::rating::logic`];
 //! - [`subsets`]: naked and hidden pairs, triples and quads;
 //! - [`fish`](mod@fish): X-Wing, Swordfish and Jellyfish;
 //! - [`links`]: strong links on one digit: turbot fish, grouped turbot fish, empty
