@@ -1,6 +1,6 @@
 //! Chains of three strong links on one digit, grouped or not.
 
-use super::{End, link_unit, strong_links};
+use super::{End, Link, link_unit, strong_links};
 use crate::rating::logic::{Found, Logic};
 use crate::rating::techniques::sees;
 use crate::shape::Shape;
@@ -45,10 +45,6 @@ pub(in crate::rating::techniques) fn three_links<S: Shape>(
     found: &mut Found<'_, S>,
 ) {
     let shared = |a: usize, b: usize| link_unit(S::units_of(a), S::units_of(b));
-    let within = |cell: usize, units: &[usize]| {
-        let of = S::units_of(cell);
-        units.iter().any(|u| of.contains(u))
-    };
     let mut table = S::units([0u32; 32]);
     for (unit, places) in table.as_mut().iter_mut().enumerate() {
         *places = logic.unit_places(unit);
@@ -71,21 +67,12 @@ pub(in crate::rating::techniques) fn three_links<S: Shape>(
             }
             // Links reaching each end of the middle one: [0] by c, [1] by d. (A chain read
             // from its other end is the same chain: the middle is taken one way only.)
-            let mut counts = [0; 2];
-            for (k, &end) in [c, d].iter().enumerate() {
-                for (i, &(x, y, unit)) in links.iter().enumerate() {
-                    let other_kind = parallel && unit / S::N != middle / S::N;
-                    if i == m || x == end || y == end || other_kind {
-                        continue;
-                    }
-                    for (inner, outer_end) in [(x, y), (y, x)] {
-                        if sees::<S>(inner, end) {
-                            outer[k][counts[k]] = (i, inner, outer_end);
-                            counts[k] += 1;
-                        }
-                    }
-                }
-            }
+            let lines = parallel.then_some(middle / S::N);
+            let [by_c, by_d] = &mut outer;
+            let counts = [
+                reaching::<S>(links, m, c, lines, by_c),
+                reaching::<S>(links, m, d, lines, by_d),
+            ];
             for &(p, b, a) in &outer[0][..counts[0]] {
                 for &(q, e, f) in &outer[1][..counts[1]] {
                     if p == q {
@@ -103,29 +90,8 @@ pub(in crate::rating::techniques) fn three_links<S: Shape>(
                     let (Some(bc), Some(de)) = (shared(b, c), shared(d, e)) else {
                         continue;
                     };
-                    let mut removal = S::cells(0u32);
-                    let mut count = 0;
-                    let mut doom = |x: usize, y: usize, outside: &[usize]| {
-                        for &cell in S::peers(x) {
-                            let cell = cell as usize;
-                            let doomed = logic.cand[cell] & bit != 0
-                                && cell != y
-                                && removal[cell] == 0
-                                && sees::<S>(cell, y)
-                                && !within(cell, outside);
-                            if doomed {
-                                removal[cell] = bit;
-                                count += 1;
-                            }
-                        }
-                    };
-                    if shared(a, f).is_some() {
-                        doom(a, f, &units);
-                        doom(b, c, &units);
-                        doom(d, e, &units);
-                    } else {
-                        doom(a, f, &[units[0], units[1], units[2], bc, de]);
-                    }
+                    let weak = [bc, de];
+                    let (count, removal) = cell_chain_removal(logic, bit, &cells, units, weak);
                     if count > best.as_ref().map_or(0, |b| b.0) {
                         best = Some((count, removal));
                     }
@@ -136,6 +102,74 @@ pub(in crate::rating::techniques) fn three_links<S: Shape>(
     if let Some((_, removal)) = best {
         found(logic, &removal, 0);
     }
+}
+
+/// The links among `links` other than link `m` with an end that sees `end`, into `out`:
+/// each link's index, that end, and its other end (a link may reach `end` both ways); with
+/// `lines`, only the links in lines of that kind (0 rows, 1 columns). Returns how many.
+fn reaching<S: Shape>(
+    links: &[Link],
+    m: usize,
+    end: usize,
+    lines: Option<usize>,
+    out: &mut [(usize, usize, usize)],
+) -> usize {
+    let mut count = 0;
+    for (i, &(x, y, unit)) in links.iter().enumerate() {
+        let other_kind = lines.is_some_and(|kind| unit / S::N != kind);
+        if i == m || x == end || y == end || other_kind {
+            continue;
+        }
+        for (inner, outer_end) in [(x, y), (y, x)] {
+            if sees::<S>(inner, end) {
+                out[count] = (i, inner, outer_end);
+                count += 1;
+            }
+        }
+    }
+    count
+}
+
+/// What [`three_links`]'s chain of cells `a`–`b`, `c`–`d`, `e`–`f` (`cells`, links in
+/// `units`, weak links `b`–`c` and `d`–`e` in `weak`) removes, and how many: the cells that
+/// see both ends, outside the five units; for a loop (`a` and `f` share a unit), the cells
+/// that see both ends of any weak link, outside the links' units.
+fn cell_chain_removal<S: Shape>(
+    logic: &Logic<S>,
+    bit: u32,
+    cells: &[usize; 6],
+    units: [usize; 3],
+    weak: [usize; 2],
+) -> (usize, S::Cells<u32>) {
+    let [a, b, c, d, e, f] = *cells;
+    let within = |cell: usize, units: &[usize]| {
+        let of = S::units_of(cell);
+        units.iter().any(|u| of.contains(u))
+    };
+    let mut removal = S::cells(0u32);
+    let mut count = 0;
+    let mut doom = |x: usize, y: usize, outside: &[usize]| {
+        for &cell in S::peers(x) {
+            let cell = cell as usize;
+            let doomed = logic.cand[cell] & bit != 0
+                && cell != y
+                && removal[cell] == 0
+                && sees::<S>(cell, y)
+                && !within(cell, outside);
+            if doomed {
+                removal[cell] = bit;
+                count += 1;
+            }
+        }
+    };
+    if link_unit(S::units_of(a), S::units_of(f)).is_some() {
+        doom(a, f, &units);
+        doom(b, c, &units);
+        doom(d, e, &units);
+    } else {
+        doom(a, f, &[units[0], units[1], units[2], weak[0], weak[1]]);
+    }
+    (count, removal)
 }
 
 /// Chains of three strong links on one digit where one link or more has a group of places,
