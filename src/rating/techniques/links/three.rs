@@ -209,8 +209,6 @@ pub(in crate::rating::techniques) fn grouped_three_links<S: Shape>(
         [1, 1, 2],
         [1, 2, 2],
     ];
-    let n = S::N;
-    let unit_of = |kind: usize, index: usize| [2 * n, 0, n][kind] + index;
     let mut table = S::units([0u32; 32]);
     for (unit, places) in table.as_mut().iter_mut().enumerate() {
         *places = logic.unit_places(unit);
@@ -218,83 +216,118 @@ pub(in crate::rating::techniques) fn grouped_three_links<S: Shape>(
     // The chain SE takes: the most eliminations, then the least suffix, then the first in
     // its order (kinds of unit, then digit, then the order found).
     let mut best: Option<Choice<S::Cells<u32>>> = None;
-    for digit in (0..n).filter(|d| digits >> d & 1 != 0) {
-        // The digit's link in each unit, if any.
-        let mut links = S::units(None);
-        for (unit, link) in links.as_mut().iter_mut().enumerate() {
-            *link = grouped_link::<S>(unit, table.as_ref()[unit][digit]);
-        }
-        let link = |kind: usize, index: usize| links.as_ref()[unit_of(kind, index)].as_ref();
-        // By kind of unit, the units with a link, and those whose link has a group.
-        let (mut linked, mut grouped) = ([0u32; 3], [0u32; 3]);
-        for kind in 0..3 {
-            for index in 0..n {
-                if let Some(link) = link(kind, index) {
-                    linked[kind] |= 1 << index;
-                    grouped[kind] |= u32::from(link.rectangle || link.groups) << index;
-                }
-            }
-        }
-        // The units of a kind with a link, from `from` on.
-        let from = |kind: usize, from: usize| {
-            let mut rest = linked[kind] & !((1u32 << from) - 1);
-            std::iter::from_fn(move || {
-                let index = rest.trailing_zeros() as usize;
-                rest &= rest.wrapping_sub(1);
-                (index < 32).then_some(index)
-            })
-        };
+    for digit in (0..S::N).filter(|d| digits >> d & 1 != 0) {
+        let digit_links = DigitLinks::<S>::new(&table, digit);
         for (k, kinds) in KINDS.into_iter().enumerate() {
             let order = (k, digit);
-            let has_group = |kind: usize, index: usize| grouped[kind] >> index & 1 != 0;
-            for i1 in from(kinds[0], 0) {
-                let l1 = link(kinds[0], i1).expect("a linked unit");
-                let from2 = if kinds[0] == kinds[1] { i1 + 1 } else { 0 };
-                for i2 in from(kinds[1], from2) {
-                    let l2 = link(kinds[1], i2).expect("a linked unit");
-                    let from3 = match kinds {
-                        [_, b, c] if b == c => i2 + 1,
-                        [a, _, c] if a == c => i1 + 1,
-                        _ => 0,
-                    };
-                    for i3 in from(kinds[2], from3) {
-                        let groups = has_group(kinds[0], i1)
-                            || has_group(kinds[1], i2)
-                            || has_group(kinds[2], i3);
-                        if !groups {
-                            continue;
-                        }
-                        let l3 = link(kinds[2], i3).expect("a linked unit");
-                        let units = [
-                            unit_of(kinds[0], i1),
-                            unit_of(kinds[1], i2),
-                            unit_of(kinds[2], i3),
-                        ];
-                        let links = [l1, l2, l3];
-                        grouped_chains(
-                            logic,
-                            1 << digit,
-                            links,
-                            units,
-                            kinds,
-                            &mut |count, label, removal| {
-                                let better = best.as_ref().is_none_or(|(most, least, first, _)| {
-                                    count > *most
-                                        || count == *most
-                                            && (label < *least || label == *least && order < *first)
-                                });
-                                if better {
-                                    best = Some((count, label, order, removal));
-                                }
-                            },
-                        );
+            digit_links.each_grouped_triple(kinds, |links, units| {
+                let mut offer = |count, label, removal| {
+                    let better = best.as_ref().is_none_or(|(most, least, first, _)| {
+                        count > *most
+                            || count == *most
+                                && (label < *least || label == *least && order < *first)
+                    });
+                    if better {
+                        best = Some((count, label, order, removal));
                     }
-                }
-            }
+                };
+                grouped_chains(logic, 1 << digit, links, units, kinds, &mut offer);
+            });
         }
     }
     if let Some((_, _, _, removal)) = best {
         found(logic, &removal, 0);
+    }
+}
+
+/// The unit of a kind (0 a box, 1 a row, 2 a column) and index.
+fn unit_of<S: Shape>(kind: usize, index: usize) -> usize {
+    [2 * S::N, 0, S::N][kind] + index
+}
+
+/// A digit's links in every unit, as [`grouped_three_links`] takes them.
+struct DigitLinks<S: Shape> {
+    /// The link in each unit, if any ([`grouped_link`]).
+    links: S::Units<Option<GroupedLink>>,
+    /// By kind of unit, the units with a link, and those whose link has a group (or is an
+    /// empty rectangle).
+    linked: [u32; 3],
+    grouped: [u32; 3],
+}
+
+impl<S: Shape> DigitLinks<S> {
+    /// The links of `digit`, whose places in each unit `table` holds.
+    fn new(table: &S::Units<[u32; 32]>, digit: usize) -> Self {
+        let mut links = S::units(None);
+        for (unit, link) in links.as_mut().iter_mut().enumerate() {
+            *link = grouped_link::<S>(unit, table.as_ref()[unit][digit]);
+        }
+        let mut digit_links = DigitLinks {
+            links,
+            linked: [0; 3],
+            grouped: [0; 3],
+        };
+        for kind in 0..3 {
+            for index in 0..S::N {
+                if let Some(link) = digit_links.link(kind, index) {
+                    let grouped = u32::from(link.rectangle || link.groups);
+                    digit_links.linked[kind] |= 1 << index;
+                    digit_links.grouped[kind] |= grouped << index;
+                }
+            }
+        }
+        digit_links
+    }
+
+    /// The link in the unit of `kind` and `index`, if any.
+    fn link(&self, kind: usize, index: usize) -> Option<&GroupedLink> {
+        self.links.as_ref()[unit_of::<S>(kind, index)].as_ref()
+    }
+
+    /// The indices of the units of `kind` with a link, from `from` on.
+    fn linked_from(&self, kind: usize, from: usize) -> impl Iterator<Item = usize> + use<S> {
+        let mut rest = self.linked[kind] & !((1u32 << from) - 1);
+        std::iter::from_fn(move || {
+            let index = rest.trailing_zeros() as usize;
+            rest &= rest.wrapping_sub(1);
+            (index < 32).then_some(index)
+        })
+    }
+
+    /// Calls `each` with every three links in units of `kinds`, in SE's order, one of them
+    /// with a group or more, and their units; units of one kind come in increasing order.
+    fn each_grouped_triple(
+        &self,
+        kinds: [usize; 3],
+        mut each: impl FnMut([&GroupedLink; 3], [usize; 3]),
+    ) {
+        let has_group = |kind: usize, index: usize| self.grouped[kind] >> index & 1 != 0;
+        let link = |kind: usize, index: usize| self.link(kind, index).expect("a linked unit");
+        for i1 in self.linked_from(kinds[0], 0) {
+            let from2 = if kinds[0] == kinds[1] { i1 + 1 } else { 0 };
+            for i2 in self.linked_from(kinds[1], from2) {
+                let from3 = match kinds {
+                    [_, b, c] if b == c => i2 + 1,
+                    [a, _, c] if a == c => i1 + 1,
+                    _ => 0,
+                };
+                for i3 in self.linked_from(kinds[2], from3) {
+                    let groups = has_group(kinds[0], i1)
+                        || has_group(kinds[1], i2)
+                        || has_group(kinds[2], i3);
+                    if !groups {
+                        continue;
+                    }
+                    let units = [
+                        unit_of::<S>(kinds[0], i1),
+                        unit_of::<S>(kinds[1], i2),
+                        unit_of::<S>(kinds[2], i3),
+                    ];
+                    let links = [link(kinds[0], i1), link(kinds[1], i2), link(kinds[2], i3)];
+                    each(links, units);
+                }
+            }
+        }
     }
 }
 
