@@ -148,24 +148,7 @@ fn offer_loop<S: Shape>(
     let many = extra.next().is_some();
     let extras = (logic.cand[g1] | logic.cand[g2]) & !pair;
     if many || extras.count_ones() == 1 {
-        // Type 2: the first extra cell's lowest other digit, as SE takes it, leaves every
-        // cell that sees all the extra cells.
-        let digit = logic.cand[g1] & !pair;
-        let digit = digit & digit.wrapping_neg();
-        let is_extra = |c: usize| logic.cand[c] != pair && cells.contains(&c);
-        let mut removal = S::cells(0u32);
-        let mut any = false;
-        for &cell in S::peers(g1) {
-            let cell = cell as usize;
-            if logic.cand[cell] & digit == 0 || is_extra(cell) {
-                continue;
-            }
-            if cells.iter().all(|&c| !is_extra(c) || sees::<S>(cell, c)) {
-                removal[cell] = digit;
-                any = true;
-            }
-        }
-        if any {
+        if let Some(removal) = loop_type_2(logic, pair, g1, cells) {
             Step::keep(best, (base, 2, first), &removal);
         }
         if many {
@@ -188,8 +171,46 @@ fn offer_loop<S: Shape>(
             }
         }
     }
-    // Type 4, as SE takes it: the first digit of the pair with no place but the two extra
-    // cells in a unit they share, else the second; they lose the other.
+    if let Some(removal) = loop_type_4(logic, pair, g1, g2) {
+        Step::keep(best, (base, 4, first), &removal);
+    }
+}
+
+/// Type 2 of a loop of `cells` on `pair` whose first extra cell is `g1`: that cell's lowest
+/// other digit, as SE takes it, leaves every cell that sees all the extra cells.
+fn loop_type_2<S: Shape>(
+    logic: &Logic<S>,
+    pair: u32,
+    g1: usize,
+    cells: &[usize],
+) -> Option<S::Cells<u32>> {
+    let digit = logic.cand[g1] & !pair;
+    let digit = digit & digit.wrapping_neg();
+    let is_extra = |c: usize| logic.cand[c] != pair && cells.contains(&c);
+    let mut removal = S::cells(0u32);
+    let mut any = false;
+    for &cell in S::peers(g1) {
+        let cell = cell as usize;
+        if logic.cand[cell] & digit == 0 || is_extra(cell) {
+            continue;
+        }
+        if cells.iter().all(|&c| !is_extra(c) || sees::<S>(cell, c)) {
+            removal[cell] = digit;
+            any = true;
+        }
+    }
+    any.then_some(removal)
+}
+
+/// Type 4 of a loop on `pair` with two extra cells, `g1` and `g2`, as SE takes it: the first
+/// digit of the pair with no place but the two in a unit they share, else the second; they
+/// lose the other.
+fn loop_type_4<S: Shape>(
+    logic: &Logic<S>,
+    pair: u32,
+    g1: usize,
+    g2: usize,
+) -> Option<S::Cells<u32>> {
     let (u1, u2) = (S::units_of(g1), S::units_of(g2));
     let mut locked = 0;
     for unit in (0..3).filter(|&k| u1[k] == u2[k]).map(|k| u1[k]) {
@@ -200,13 +221,14 @@ fn offer_loop<S: Shape>(
             .fold(0, |m, c| m | logic.cand[c]);
         locked |= pair & !elsewhere;
     }
-    if locked != 0 {
-        let lock = locked & locked.wrapping_neg();
-        let mut removal = S::cells(0u32);
-        removal[g1] = pair & !lock;
-        removal[g2] = pair & !lock;
-        Step::keep(best, (base, 4, first), &removal);
+    if locked == 0 {
+        return None;
     }
+    let lock = locked & locked.wrapping_neg();
+    let mut removal = S::cells(0u32);
+    removal[g1] = pair & !lock;
+    removal[g2] = pair & !lock;
+    Some(removal)
 }
 
 /// SE's search for loops of six cells or more: from each cell of two candidates, row by row,
