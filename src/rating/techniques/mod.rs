@@ -7,7 +7,8 @@
 //! - [`links`]: strong links on one digit: turbot fish, grouped turbot fish, empty
 //!   rectangles and chains of three strong links;
 //! - [`wings`]: XY-, XYZ-, WXYZ- and VWXYZ-Wings;
-//! - [`uniqueness`]: unique rectangles and bivalue universal graves;
+//! - [`uniqueness`]: unique rectangles;
+//! - [`bug`](mod@bug): bivalue universal graves;
 //! - [`loops`]: unique loops, offered with the unique rectangles rated above 4.5;
 //! - [`aligned`]: aligned pair exclusion, the last technique of fixed rating, and aligned
 //!   triple exclusion, tried when there is no forcing chain or cycle;
@@ -22,6 +23,7 @@
 //! [`eliminating`] lists them in the order the rater tries them.
 
 mod aligned;
+mod bug;
 mod chains;
 mod dynamic;
 mod fish;
@@ -41,6 +43,7 @@ use crate::rating::logic::{Found, Logic, locked};
 use crate::shape::Shape;
 use aligned::aligned_pair;
 pub(super) use aligned::aligned_triple_step;
+use bug::{Bug, bug};
 pub(super) use chains::{chain_step, chain_tenths};
 pub(super) use dynamic::dynamic_step;
 use fish::fish;
@@ -53,7 +56,7 @@ pub(super) use nishio::nishio_step;
 pub(super) use placements::{direct_pointing, direct_step, direct_steps, full_house};
 pub(super) use subsets::hidden_subset;
 pub(super) use subsets::{Subsets, Units, all_units};
-use uniqueness::{Bug, bug, unique_rectangle};
+use uniqueness::unique_rectangle;
 use wings::{als_wing, wing};
 
 /// What the search for a technique whose rating grows with its length found.
