@@ -72,11 +72,12 @@ impl Outcome {
             };
             let i = queue[state][next[state]];
             next[state] += 1;
-            let [off, on] = &mut queue;
+            // The queues of off and on potentials (not the source's state, `on`).
+            let [offs, ons] = &mut queue;
             let clashed = if state == 1 {
-                outcome.on_leads_to::<S>(i, &now, off)
+                outcome.on_leads_to::<S>(i, &now, offs)
             } else {
-                outcome.off_leads_to(logic, i, &mut now, on)
+                outcome.off_leads_to(logic, i, &mut now, ons)
             };
             if clashed {
                 return outcome;
