@@ -92,7 +92,7 @@ pub struct GenerationArgs {
     /// banks come fastest at about 55.
     #[arg(long, value_name = "LEVEL", conflicts_with_all = ["min_rating", "max_rating"])]
     pub difficulty: Option<Level>,
-    /// Keep only puzzles rated at least this on the SE scale (e.g. 2.6). At most 12.0, the
+    /// Keep only puzzles rated at least this on the SE scale, in tenths (e.g. 2.6). At most 12.0, the
     /// highest rating `rate` can give (a dynamic cell forcing chain of a 25×25 grid whose
     /// every candidate leads through every other); on the 1,680 graded 9×9 puzzles of the
     /// shared data, it gives at most 9.1.
@@ -589,13 +589,22 @@ impl SolveArgs {
     }
 }
 
-/// An SE rating such as `2.6`, in tenths.
+/// An SE rating such as `2.6` or `3`, in tenths. SE rates in tenths, so a rating with more
+/// decimals is refused rather than rounded: `--min-rating 3.05` would otherwise keep puzzles
+/// rated 3.0.
 fn parse_rating(text: &str) -> Result<u32, String> {
-    text.parse::<f64>()
-        .ok()
-        .filter(|r| (0.0..=20.0).contains(r))
-        .map(|r| (r * 10.0).round() as u32)
-        .ok_or_else(|| format!("{text:?} is not an SE rating (a number from 0.0 to 20.0)"))
+    let (whole, tenth) = text.split_once('.').unwrap_or((text, "0"));
+    let digits = !whole.is_empty() && whole.len() <= 2 && whole.bytes().all(|b| b.is_ascii_digit());
+    let tenths = match *tenth.as_bytes() {
+        [t @ b'0'..=b'9'] if digits => whole
+            .parse::<u32>()
+            .ok()
+            .map(|w| w * 10 + u32::from(t - b'0')),
+        _ => None,
+    };
+    tenths.filter(|&tenths| tenths <= 200).ok_or_else(|| {
+        format!("{text:?} is not an SE rating (a number of tenths from 0.0 to 20.0, such as 2.6)")
+    })
 }
 
 fn parse_size(text: &str) -> Result<Size, String> {
@@ -666,6 +675,25 @@ mod tests {
         };
         assert_eq!(args.into_config(vec![]), Err(ConfigError::ZeroCount));
         assert!(parse(&["bench", "--count", "5", "--seconds", "1"]).is_err());
+    }
+
+    #[test]
+    fn ratings_are_read_in_tenths() {
+        for (text, tenths) in [
+            ("2.6", 26),
+            ("3", 30),
+            ("0.0", 0),
+            ("12.0", 120),
+            ("20", 200),
+        ] {
+            assert_eq!(parse_rating(text), Ok(tenths), "{text}");
+        }
+        for text in [
+            "3.05", "2.", ".5", "-1", "20.1", "1e1", "nan", "2,6", " 2.6", "100",
+        ] {
+            let err = parse_rating(text).unwrap_err();
+            assert!(err.contains("is not an SE rating"), "{text}: {err}");
+        }
     }
 
     #[test]
