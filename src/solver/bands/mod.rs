@@ -30,6 +30,7 @@
 //! ([`Engine::base_places`]). [`Generic`](super::Generic) is the reference this engine is
 //! tested against.
 
+mod branch;
 mod start;
 mod state;
 mod tables;
