@@ -6,6 +6,7 @@ use std::path::Path;
 use anyhow::{Context, Result, anyhow, bail};
 
 use super::Exit;
+use crate::bank::line_of;
 use crate::grid::{Grid, text_size};
 use crate::input::{CsvProblem, Input};
 use crate::shape::{Four, Nine, Shape, Sixteen, Size, TwentyFive};
@@ -42,68 +43,86 @@ pub fn solve(path: Option<&Path>, input: &SolveInput) -> Result<Exit> {
 /// line (blank and `#` lines skipped), or the named CSV column.
 pub(super) fn for_each_puzzle(
     name: &str,
-    mut reader: impl BufRead,
+    reader: impl BufRead,
     input: &SolveInput,
     each: &mut dyn FnMut(u64, &str) -> Result<()>,
 ) -> Result<()> {
     match input {
-        SolveInput::Lines => {
-            let mut buf = Vec::new();
-            let mut line = 0u64;
-            loop {
-                buf.clear();
-                if reader
-                    .read_until(b'\n', &mut buf)
-                    .with_context(|| format!("cannot read {name}"))?
-                    == 0
-                {
-                    break;
-                }
-                line += 1;
-                let text = std::str::from_utf8(&buf)
-                    .map_err(|e| {
-                        anyhow!(
-                            "{name}: line {line}: column {}: not UTF-8 text",
-                            e.valid_up_to() + 1
-                        )
-                    })?
-                    .trim();
-                if text.is_empty() || text.starts_with('#') {
-                    continue;
-                }
-                if text.contains(',') {
-                    bail!(
-                        "{name}: line {line}: a CSV row, not a puzzle; to read a bank or \
-                         another CSV file, name its column (--column puzzle)"
-                    );
-                }
-                each(line, text)?;
-            }
+        SolveInput::Lines => each_line(name, reader, each),
+        SolveInput::Column(column) => each_in_column(name, reader, column, each),
+    }
+}
+
+/// Calls `each` with the number and text of every line of `reader` that holds a puzzle:
+/// surrounding whitespace trimmed, blank and `#` lines skipped. A line with a comma is a CSV
+/// row, refused with a pointer to `--column`.
+fn each_line(
+    name: &str,
+    mut reader: impl BufRead,
+    each: &mut dyn FnMut(u64, &str) -> Result<()>,
+) -> Result<()> {
+    let mut buf = Vec::new();
+    let mut line = 0u64;
+    loop {
+        buf.clear();
+        if reader
+            .read_until(b'\n', &mut buf)
+            .with_context(|| format!("cannot read {name}"))?
+            == 0
+        {
+            return Ok(());
         }
-        SolveInput::Column(column) => {
-            let mut csv = csv::Reader::from_reader(reader);
-            let header = csv
-                .headers()
-                .map_err(|e| CsvProblem::of(e).into_error(name))?;
-            let mut found = header.iter().enumerate().filter(|(_, h)| h == column);
-            let Some((at, _)) = found.next() else {
-                bail!("{name} has no column {column:?}");
-            };
-            if found.next().is_some() {
-                bail!("{name}: line 1: column {column:?} appears twice in the header");
-            }
-            let mut record = csv::StringRecord::new();
-            while csv
-                .read_record(&mut record)
-                .map_err(|e| CsvProblem::of(e).into_error(name))?
-            {
-                let line = record.position().map_or(0, |p| p.line());
-                let text = record
-                    .get(at)
-                    .ok_or_else(|| anyhow!("{name}: line {line}: no field {column:?}"))?;
-                each(line, text)?;
-            }
+        line += 1;
+        let text = std::str::from_utf8(&buf)
+            .map_err(|e| {
+                anyhow!(
+                    "{name}: line {line}: column {}: not UTF-8 text",
+                    e.valid_up_to() + 1
+                )
+            })?
+            .trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
         }
+        if text.contains(',') {
+            bail!(
+                "{name}: line {line}: a CSV row, not a puzzle; to read a bank or \
+                 another CSV file, name its column (--column puzzle)"
+            );
+        }
+        each(line, text)?;
+    }
+}
+
+/// Calls `each` with the line and field of every record of the CSV input `reader` in its
+/// column `column`, which the header must name exactly once.
+fn each_in_column(
+    name: &str,
+    reader: impl BufRead,
+    column: &str,
+    each: &mut dyn FnMut(u64, &str) -> Result<()>,
+) -> Result<()> {
+    let mut csv = csv::Reader::from_reader(reader);
+    let header = csv
+        .headers()
+        .map_err(|e| CsvProblem::of(e).into_error(name))?;
+    let mut found = header.iter().enumerate().filter(|(_, h)| *h == column);
+    let Some((at, _)) = found.next() else {
+        bail!("{name} has no column {column:?}");
+    };
+    if found.next().is_some() {
+        bail!("{name}: line 1: column {column:?} appears twice in the header");
+    }
+    let mut record = csv::StringRecord::new();
+    while csv
+        .read_record(&mut record)
+        .map_err(|e| CsvProblem::of(e).into_error(name))?
+    {
+        let line = line_of(&record);
+        let text = record
+            .get(at)
+            .ok_or_else(|| anyhow!("{name}: line {line}: no field {column:?}"))?;
+        each(line, text)?;
     }
     Ok(())
 }
