@@ -229,6 +229,38 @@ fn resumed(
     mut differ: Vec<String>,
 ) -> Result<Job> {
     let bank = &last.parameters;
+    differ.extend(batch_differences(given, asked, bank));
+    refuse_differences(
+        &differ,
+        "--resume continues the bank's last batch with its own parameters; leave them out, or --append a new batch",
+    )?;
+    let count = if given.count { asked.count } else { bank.count };
+    if count < last.rows {
+        bail!(
+            "--count {count} is below the {} rows the batch of {name} already has",
+            last.rows
+        );
+    }
+    let max_attempts = if given.max_attempts {
+        asked.max_attempts
+    } else if count > bank.count {
+        bank.max_attempts.max(Job::default_max_attempts(count))
+    } else {
+        bank.max_attempts
+    };
+    Ok(Job {
+        count,
+        max_attempts,
+        threads: asked.threads,
+        first_index: last.next_index,
+        ..bank.clone()
+    })
+}
+
+/// The flags given that disagree with the parameters of the batch `bank`, each with the
+/// batch's own value where it has one to show.
+fn batch_differences(given: Given, asked: &Job, bank: &Job) -> Vec<String> {
+    let mut differ = Vec::new();
     if given.holes && asked.generation.holes != bank.generation.holes {
         differ.push(format!(
             "--holes {} (the batch's is {})",
@@ -263,31 +295,7 @@ fn resumed(
             asked.shard, bank.shard
         ));
     }
-    refuse_differences(
-        &differ,
-        "--resume continues the bank's last batch with its own parameters; leave them out, or --append a new batch",
-    )?;
-    let count = if given.count { asked.count } else { bank.count };
-    if count < last.rows {
-        bail!(
-            "--count {count} is below the {} rows the batch of {name} already has",
-            last.rows
-        );
-    }
-    let max_attempts = if given.max_attempts {
-        asked.max_attempts
-    } else if count > bank.count {
-        bank.max_attempts.max(Job::default_max_attempts(count))
-    } else {
-        bank.max_attempts
-    };
-    Ok(Job {
-        count,
-        max_attempts,
-        threads: asked.threads,
-        first_index: last.next_index,
-        ..bank.clone()
-    })
+    differ
 }
 
 /// The job of a new batch for the bank `name`, whose batches are `batches`: the flags
