@@ -2,6 +2,7 @@
 
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Args;
 
@@ -98,6 +99,13 @@ impl BenchArgs {
             (Some(count), _) => Length::Count(count),
             (None, Some(s)) if !(s > 0.0 && s.is_finite()) => {
                 return Err(format!("--seconds {s} is not a positive duration"));
+            }
+            // The timer waits for a `Duration`, which holds up to 2⁶⁴ seconds.
+            (None, Some(s)) if Duration::try_from_secs_f64(s).is_err() => {
+                return Err(format!(
+                    "--seconds {s:e} is longer than a timer can wait (at most {:e} seconds)",
+                    Duration::MAX.as_secs_f64()
+                ));
             }
             (None, Some(s)) => Length::Seconds(s),
             (None, None) => Length::Seconds(3.0),

@@ -281,6 +281,18 @@ mod tests {
         };
         assert_eq!(args.into_config(vec![]), Err(ConfigError::ZeroCount));
         assert!(parse(&["bench", "--count", "5", "--seconds", "1"]).is_err());
+        for (seconds, says) in [
+            ("0", "is not a positive duration"),
+            ("inf", "is not a positive duration"),
+            ("1e300", "is longer than a timer can wait"),
+        ] {
+            let Command::Bench(args) = parse(&["bench", "--seconds", seconds]).unwrap().command
+            else {
+                panic!("not bench");
+            };
+            let err = args.into_config().unwrap_err();
+            assert!(err.contains(says), "{seconds}: {err}");
+        }
     }
 
     #[test]
