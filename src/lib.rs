@@ -10,6 +10,17 @@
 //! compiled once per size, and [`with_shape!`] picks the size once per run.
 #![deny(missing_docs)]
 
+/// Writes a line to stderr, as `eprintln!` does, without panicking when it cannot: a summary,
+/// warning or error that stderr does not take (closed, a full disk, a reader gone) is dropped,
+/// and the command goes on to its own exit code.
+#[macro_export]
+macro_rules! message {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 pub mod attempt;
 pub mod bank;
 pub mod canon;

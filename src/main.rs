@@ -24,7 +24,7 @@ fn main() -> ExitCode {
         Ok(exit) => exit.into(),
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("sudoku-bank: {err:#}");
+            sudoku_bank::message!("sudoku-bank: {err:#}");
             Exit::Error.into()
         }
     }

@@ -287,6 +287,35 @@ fn append_adds_a_distinct_batch() {
         .stderr(contains("--size 9 (the bank's is 4) differs"));
 }
 
+/// A stderr that takes nothing (here a full device) loses the summary, warnings and
+/// errors, and nothing else: each command still ends with its own exit code, where writing
+/// them used to panic (exit 101).
+#[test]
+fn a_stderr_that_takes_nothing_changes_no_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bank.csv");
+    let path = path.to_str().unwrap();
+    let cases: [(&[&str], i32); 5] = [
+        (&["generate", "--count", "3", "--seed", "1"], 0),
+        (&["generate", "--count", "3", "--seed", "1", "-o", path], 0),
+        (&["verify", path], 0),
+        (
+            &["reproduce", "--seed", "1", "--index", "0", "--holes", "64"],
+            1,
+        ),
+        (&["generate", "--count", "0"], 2),
+    ];
+    for (args, code) in cases {
+        let out = Command::new(assert_cmd::cargo::cargo_bin("sudoku-bank"))
+            .args(args)
+            .stderr(fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
+    }
+    assert_eq!(fs::read_to_string(path).unwrap().lines().count(), 4);
+}
+
 #[test]
 fn full_disks_and_closed_files_give_one_line_and_no_bank() {
     // stdout on a full device.

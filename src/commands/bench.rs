@@ -114,7 +114,7 @@ pub fn bench(config: &BenchConfig) -> Result<Exit> {
                 0.0
             };
             if !config.json {
-                eprintln!(
+                crate::message!(
                     "sudoku-bank: {n}×{n}, {target}, {threads}: {pps:.0} puzzles/s",
                     n = row.size,
                     target = row.holes.phrase(),

@@ -95,7 +95,7 @@ fn carry_on(
     let plan = Continuation::plan(path, how, &config.job)?;
     if plan.is_done() {
         if !config.report.quiet {
-            eprintln!(
+            crate::message!(
                 "sudoku-bank: {} is complete ({} puzzles): nothing to resume; raise --count to extend its batch, or --append a new one",
                 path.display(),
                 plan.job.count
@@ -119,14 +119,14 @@ fn carry_on(
 /// about to do.
 fn announce(plan: &Continuation, path: &Path, existing: &Existing) {
     match plan.mode {
-        Mode::Resume => eprintln!(
+        Mode::Resume => crate::message!(
             "sudoku-bank: resuming {} at attempt {} with {} of {} puzzles",
             path.display(),
             plan.job.first_index,
             plan.batches.last().map_or(0, |b| b.rows),
             plan.job.count
         ),
-        Mode::Append => eprintln!(
+        Mode::Append => crate::message!(
             "sudoku-bank: appending {} puzzles to {} ({} there already)",
             plan.job.count,
             path.display(),
@@ -177,7 +177,7 @@ fn report(config: &GenerateConfig, job: &Job, outcome: &Outcome) {
     let n = job.generation.size.n();
     if !config.report.quiet {
         let seed_note = if config.random_seed { " (random)" } else { "" };
-        eprintln!(
+        crate::message!(
             "sudoku-bank: {n}×{n}, {target}{symmetry}, seed {seed}{seed_note}, attempts {first}..{next}\n  {summary}",
             target = job.generation.holes.phrase(),
             symmetry = match job.generation.symmetry {
@@ -201,7 +201,7 @@ fn report(config: &GenerateConfig, job: &Job, outcome: &Outcome) {
                     "try other --holes or a wider band",
                 ),
             };
-            eprintln!(
+            crate::message!(
                 "sudoku-bank: only {rows} of {count} puzzles within {attempts} ({passes} dig passes missed {missed}, {dups} duplicates dropped); raise --max-attempts or {hint}",
                 rows = outcome.rows,
                 count = job.count,
@@ -218,7 +218,7 @@ fn report(config: &GenerateConfig, job: &Job, outcome: &Outcome) {
                 ),
                 Output::Stdout => String::new(),
             };
-            eprintln!(
+            crate::message!(
                 "sudoku-bank: interrupted after {rows} of {count} puzzles; the bank holds every finished row{resume}",
                 rows = outcome.rows,
                 count = job.count,

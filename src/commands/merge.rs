@@ -286,7 +286,7 @@ fn write_manifest(
 /// Says on stderr what the merge read and wrote, and when it fell short of `--count`.
 fn report(config: &MergeConfig, merger: &Merger, sources: &[Source]) {
     let read: u64 = sources.iter().map(|s| s.rows_read).sum();
-    eprintln!(
+    crate::message!(
         "sudoku-bank: merged {} banks into {}: {read} rows read, {} written, {} duplicates ({} dedup)",
         sources.len(),
         merger.output,
@@ -295,7 +295,7 @@ fn report(config: &MergeConfig, merger: &Merger, sources: &[Source]) {
         merger.dedup.name()
     );
     if let Some(count) = config.count.filter(|&count| merger.rows < count) {
-        eprintln!(
+        crate::message!(
             "sudoku-bank: the inputs hold {} distinct puzzles, fewer than --count {count}",
             merger.rows
         );
@@ -406,7 +406,7 @@ impl Merger {
                 if let Some(until) = exact_until.filter(|&u| source.index >= u && !warned) {
                     warned = true;
                     if !self.quiet {
-                        eprintln!(
+                        crate::message!(
                             "sudoku-bank: note: past attempt index {until} a shard has no more rows, so the rows that follow are not those one machine would write (resume the shards with a higher --count for more)"
                         );
                     }

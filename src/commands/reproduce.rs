@@ -15,7 +15,7 @@ use crate::stats::Work;
 pub fn reproduce(generation: Generation, dedup: Dedup, seed: u64, index: u64) -> Result<Exit> {
     let row = regenerate(generation, dedup, seed, index);
     let Some(row) = row else {
-        eprintln!(
+        crate::message!(
             "sudoku-bank: attempt {index} of seed {seed} yields no puzzle with {}",
             generation.holes.phrase()
         );

@@ -41,7 +41,7 @@ pub fn verify(path: &Path, provenance: bool, quiet: bool) -> Result<Exit> {
     let (rows, bad) = check_bank(reader, bands.as_ref(), &mut out)?;
     out.flush()?;
     if !quiet {
-        eprintln!(
+        crate::message!(
             "sudoku-bank: {}: {rows} rows checked, {bad} bad",
             input.name
         );
