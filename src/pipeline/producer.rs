@@ -164,3 +164,43 @@ fn range_len(job: &Job, next: u64, consumed: &Consumed, per_thread: u64) -> u64 
     let most = threads * per_thread.clamp(1, MAX_RANGE_PER_THREAD);
     (wanted.ceil() as u64).clamp(threads, most)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Dedup, Generation, Holes};
+    use crate::shape::Size;
+
+    fn consumed(rows: u64, attempts: u64, batch_rows: u64) -> Consumed {
+        Consumed {
+            rows: AtomicU64::new(rows),
+            attempts: AtomicU64::new(attempts),
+            batch_rows,
+        }
+    }
+
+    #[test]
+    fn ranges_hold_what_the_success_rate_says_the_batch_still_needs() {
+        let generation = Generation::new(Size::Nine, Some(Holes::Exact(50))).unwrap();
+        let job = Job::new(generation, 100, 1, 2, Dedup::Exact, None).unwrap();
+        let len = |next, consumed: &Consumed| range_len(&job, next, consumed, 1000);
+        // Nothing taken yet: every attempt counts as a success.
+        assert_eq!(len(0, &consumed(0, 0, 0)), 100);
+        // Half the attempts made a row: 50 rows to go take 100 attempts.
+        assert_eq!(len(100, &consumed(50, 100, 0)), 100);
+        // 40 attempts under way should bring 20 of them.
+        assert_eq!(len(140, &consumed(50, 100, 0)), 60);
+        // Rows already in the bank count towards the batch, not towards the rate.
+        assert_eq!(len(100, &consumed(75, 100, 50)), 100);
+        // At least one attempt a thread, even with the batch complete or all under way.
+        assert_eq!(len(100, &consumed(100, 100, 0)), 2);
+        assert_eq!(len(1000, &consumed(50, 100, 0)), 2);
+        // At most `per_thread` attempts a thread, and never more than the cap.
+        assert_eq!(range_len(&job, 0, &consumed(0, 0, 0), 10), 20);
+        let big = Job::new(generation, 1 << 40, 1, 2, Dedup::Exact, None).unwrap();
+        assert_eq!(
+            range_len(&big, 0, &consumed(0, 0, 0), u64::MAX),
+            2 * MAX_RANGE_PER_THREAD
+        );
+    }
+}
