@@ -1,4 +1,4 @@
-//! Files that appear whole or not at all.
+//! Files that appear whole or not at all, and stdout whose errors name it.
 //!
 //! Output is written to a temporary file in the destination's directory, flushed and synced,
 //! then renamed over the destination. A run that fails or is killed part-way leaves nothing
@@ -122,6 +122,32 @@ fn os_cause(err: io::Error) -> io::Error {
         kind @ (NotFound | PermissionDenied | ReadOnlyFilesystem | StorageFull | QuotaExceeded
         | NotADirectory) => io::Error::from(kind),
         _ => err,
+    }
+}
+
+/// Stdout for a command's data, whose write errors say where they happened: "cannot write to
+/// stdout: No space left on device (os error 28)". Each keeps its kind, so a closed pipe
+/// still ends the command quietly.
+#[derive(Debug)]
+pub struct Stdout(io::StdoutLock<'static>);
+
+/// Stdout, locked, its errors named ([`Stdout`]).
+pub fn stdout() -> Stdout {
+    Stdout(io::stdout().lock())
+}
+
+/// `err`, saying that it came from writing to stdout.
+fn on_stdout(err: io::Error) -> io::Error {
+    io::Error::new(err.kind(), format!("cannot write to stdout: {err}"))
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf).map_err(on_stdout)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush().map_err(on_stdout)
     }
 }
 

@@ -18,6 +18,7 @@ use super::bench_fill::bench_fill;
 use super::bench_solver::{SolverBench, bench_solver};
 use crate::bank::BankWriter;
 use crate::config::{Dedup, Generation, Holes, Job};
+use crate::output;
 use crate::pipeline;
 use crate::progress::Progress;
 use crate::stats::counted;
@@ -125,7 +126,7 @@ pub fn bench(config: &BenchConfig) -> Result<Exit> {
             rows.push(row);
         }
     }
-    let mut out = io::stdout().lock();
+    let mut out = output::stdout();
     if config.json {
         serde_json::to_writer_pretty(&mut out, &rows)?;
         writeln!(out)?;

@@ -4,7 +4,7 @@
 //! and writer. `bench --holes 0` measures the whole pipeline on the same grids.
 
 use std::hint::black_box;
-use std::io::{self, Write};
+use std::io::Write;
 use std::time::Instant;
 
 use anyhow::Result;
@@ -13,6 +13,7 @@ use serde::Serialize;
 use super::Exit;
 use super::bench::Length;
 use crate::generator::fill;
+use crate::output;
 use crate::rng::attempt_rng;
 use crate::shape::{Shape, Size};
 use crate::solver::{Engine, Solver};
@@ -45,7 +46,7 @@ pub fn bench_fill(sizes: &[Size], length: Length, seed: u64, json: bool) -> Resu
         .iter()
         .map(|&size| crate::with_shape!(size, S => measure::<S>(length, seed)))
         .collect();
-    let mut out = io::stdout().lock();
+    let mut out = output::stdout();
     if json {
         serde_json::to_writer_pretty(&mut out, &rows)?;
         writeln!(out)?;

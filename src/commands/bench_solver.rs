@@ -10,7 +10,7 @@
 
 use std::collections::HashSet;
 use std::hint::black_box;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -20,6 +20,7 @@ use serde::Serialize;
 use super::Exit;
 use crate::canon::{self, Canonicalizer};
 use crate::grid::{Grid, text_size};
+use crate::output;
 use crate::rating::{Band, Level, rate, rate_in};
 use crate::shape::{Shape, Size};
 use crate::solver::{Engine, Solver};
@@ -109,7 +110,7 @@ pub fn bench_solver(config: &SolverBench, json: bool) -> Result<Exit> {
     }
     let size = text_size(first).map_err(|e| anyhow!("{name}: line {first_line}: {e}"))?;
     let row = crate::with_shape!(size, S => measure::<S>(&name, &lines, config))?;
-    let mut out = io::stdout().lock();
+    let mut out = output::stdout();
     if json {
         serde_json::to_writer_pretty(&mut out, &[&row])?;
         writeln!(out)?;

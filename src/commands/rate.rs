@@ -1,7 +1,7 @@
 //! `rate`: grade puzzles the way people solve them, on the Sudoku Explainer scale and on
 //! qqwing's levels.
 
-use std::io::{self, BufWriter};
+use std::io::BufWriter;
 use std::path::Path;
 
 use anyhow::{Result, anyhow};
@@ -12,6 +12,7 @@ use super::solve::{SolveInput, for_each_puzzle};
 use crate::bank::tenths_text;
 use crate::grid::{Grid, text_size};
 use crate::input::Input;
+use crate::output;
 use crate::rating::qqwing::qqwing_level;
 use crate::rating::rate as se_rate;
 use crate::shape::Shape;
@@ -38,7 +39,7 @@ const BATCH: usize = 1024;
 /// puzzles, so that the first rows come at once); the output is the same.
 pub fn rate(path: Option<&Path>, input: &SolveInput, threads: usize) -> Result<Exit> {
     let Input { name, reader } = Input::open(path)?;
-    let mut out = csv::Writer::from_writer(BufWriter::new(io::stdout().lock()));
+    let mut out = csv::Writer::from_writer(BufWriter::new(output::stdout()));
     out.write_record(RATE_COLUMNS)?;
     // One thread rates on this one, puzzle by puzzle.
     let pool = (threads > 1)

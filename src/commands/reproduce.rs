@@ -1,6 +1,6 @@
 //! `reproduce`: the exact row `generate` writes for one attempt.
 
-use std::io::{self, Write};
+use std::io::Write;
 
 use anyhow::Result;
 
@@ -8,6 +8,7 @@ use super::Exit;
 use crate::attempt::Generator;
 use crate::bank::{BankWriter, Row};
 use crate::config::{Dedup, Generation};
+use crate::output;
 use crate::stats::Work;
 
 /// Writes the CSV header and the row of attempt `index` under `seed` to stdout, as a batch
@@ -21,7 +22,7 @@ pub fn reproduce(generation: Generation, dedup: Dedup, seed: u64, index: u64) ->
         );
         return Ok(Exit::Incomplete);
     };
-    let mut writer = BankWriter::new(io::stdout().lock(), &generation, dedup)?;
+    let mut writer = BankWriter::new(output::stdout(), &generation, dedup)?;
     writer.write(&row)?;
     writer.finish()?.flush()?;
     Ok(Exit::Success)

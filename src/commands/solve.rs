@@ -1,6 +1,6 @@
 //! `solve`: count the solutions of puzzles read one per line, or from a CSV column.
 
-use std::io::{self, BufRead, BufWriter};
+use std::io::{BufRead, BufWriter};
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -9,6 +9,7 @@ use super::Exit;
 use crate::bank::line_of;
 use crate::grid::{Grid, text_size};
 use crate::input::{CsvProblem, Input};
+use crate::output;
 use crate::shape::{Four, Nine, Shape, Sixteen, Size, TwentyFive};
 use crate::solver::{Engine, Solver};
 
@@ -26,7 +27,7 @@ pub enum SolveInput {
 pub fn solve(path: Option<&Path>, input: &SolveInput) -> Result<Exit> {
     let Input { name, reader } = Input::open(path)?;
     let mut solvers = Solvers::default();
-    let mut out = csv::Writer::from_writer(BufWriter::new(io::stdout().lock()));
+    let mut out = csv::Writer::from_writer(BufWriter::new(output::stdout()));
     out.write_record(["puzzle", "solutions", "solution"])?;
     for_each_puzzle(&name, reader, input, &mut |line, text| {
         let (puzzle, count, solution) = solvers

@@ -15,6 +15,7 @@ use crate::grid::Grid;
 use crate::hash::{dedup_key, puzzle_id_hex};
 use crate::input::Input;
 use crate::manifest::{SeedBand, batch_bands};
+use crate::output;
 use crate::rating::{Band, Rating, rate};
 use crate::shape::{Shape, Size};
 use crate::solver::{Engine, Solver};
@@ -30,7 +31,7 @@ use crate::symmetry::Symmetry;
 pub fn verify(path: &Path, provenance: bool, quiet: bool) -> Result<Exit> {
     let input = Input::open(Some(path))?;
     let reader = BankReader::new(&input.name, input.reader)?;
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = BufWriter::new(output::stdout());
     let bands = provenance.then(|| {
         let mut bands = BatchBands::new();
         for SeedBand { seed, band } in batch_bands(path) {

@@ -325,6 +325,32 @@ fn full_disks_and_closed_files_give_one_line_and_no_bank() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("No space left on device"), "{stderr}");
+    // Every other command's data on a full device: one line that names stdout.
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = dir.path().join("puzzles.txt");
+    fs::write(&puzzles, format!("1{}\n", ".".repeat(80))).unwrap();
+    let puzzles = path_str(&puzzles);
+    let commands: [&[&str]; 5] = [
+        &["solve", puzzles],
+        &["reproduce", "--seed", "1", "--index", "0"],
+        &["bench", "--solve", puzzles],
+        &["bench", "--fill", "--count", "10"],
+        &["bench", "--count", "10", "--threads", "1", "--json"],
+    ];
+    for args in commands {
+        let out = Command::new(assert_cmd::cargo::cargo_bin("sudoku-bank"))
+            .args(args)
+            .stdout(fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(
+            stderr.lines().last(),
+            Some("sudoku-bank: cannot write to stdout: No space left on device (os error 28)"),
+            "{args:?}: {stderr}"
+        );
+    }
 
     // A file that outgrows the space it may take (the file size limit stands in for a full
     // file system): one line, exit 2, nothing under the name, no temporary file left.
