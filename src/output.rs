@@ -15,6 +15,29 @@ use tempfile::NamedTempFile;
 /// the kernel are few (64 KiB, about 340 rows of 9×9 grids).
 pub const BUFFER_BYTES: usize = 1 << 16;
 
+/// The directory `dest` is to be written in.
+fn dir_of(dest: &Path) -> &Path {
+    match dest.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
+/// Whether `a` and `b` name one place: the same file name in the same directory, however
+/// each path spells it (`bank.csv`, `./bank.csv`, `out/../bank.csv`), whether or not the file
+/// exists yet. Paths whose directory cannot be looked at are compared as written.
+pub fn same_place(a: &Path, b: &Path) -> bool {
+    match (place(a), place(b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// Where `path` names a file: its directory's canonical path and its file name.
+fn place(path: &Path) -> Option<(PathBuf, &std::ffi::OsStr)> {
+    Some((std::fs::canonicalize(dir_of(path)).ok()?, path.file_name()?))
+}
+
 /// A file being written under a temporary name, published by [`AtomicFile::commit`].
 #[derive(Debug)]
 pub struct AtomicFile {
@@ -30,7 +53,7 @@ impl AtomicFile {
     /// before any work whose result is to go there.
     pub fn check(dest: &Path, replace: bool) -> Result<()> {
         // A directory that is not there: its error names the cause as the system does.
-        std::fs::metadata(Self::dir_of(dest))
+        std::fs::metadata(dir_of(dest))
             .with_context(|| format!("cannot create {}", dest.display()))?;
         if let Ok(meta) = std::fs::metadata(dest) {
             if !meta.is_file() {
@@ -49,18 +72,10 @@ impl AtomicFile {
         Ok(())
     }
 
-    /// The directory `dest` is to be written in.
-    fn dir_of(dest: &Path) -> &Path {
-        match dest.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        }
-    }
-
     /// Starts writing `dest`, after [`AtomicFile::check`].
     pub fn create(dest: &Path, replace: bool) -> Result<Self> {
         Self::check(dest, replace)?;
-        let dir = Self::dir_of(dest);
+        let dir = dir_of(dest);
         let name = dest.file_name().map(|n| n.to_string_lossy().into_owned());
         let prefix = format!(".{}.", name.unwrap_or_default());
         let mut builder = tempfile::Builder::new();
@@ -198,6 +213,26 @@ mod tests {
         if null.exists() {
             assert!(AtomicFile::create(null, true).is_err());
         }
+    }
+
+    #[test]
+    fn places_are_compared_however_they_are_spelt() {
+        let dir = tempfile::tempdir().unwrap();
+        let sub = dir.path().join("sub");
+        fs::create_dir(&sub).unwrap();
+        let bank = dir.path().join("bank.csv");
+        assert!(same_place(&bank, &sub.join("../bank.csv")));
+        assert!(same_place(&bank, &dir.path().join("./bank.csv")));
+        assert!(!same_place(&bank, &sub.join("bank.csv")));
+        assert!(!same_place(&bank, &dir.path().join("bank.csv.json")));
+        assert!(same_place(
+            Path::new("/nonexistent/a"),
+            Path::new("/nonexistent/a")
+        ));
+        assert!(!same_place(
+            Path::new("/nonexistent/a"),
+            Path::new("/nonexistent/b")
+        ));
     }
 
     #[test]

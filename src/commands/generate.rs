@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::SystemTime;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 
 use super::Exit;
 use crate::bank::BankWriter;
@@ -24,6 +24,19 @@ use crate::symmetry::Symmetry;
 pub fn generate(config: &GenerateConfig, stop: &AtomicBool) -> Result<Exit> {
     if let Some(path) = &config.stats_json {
         AtomicFile::check(path, true)?;
+        if let Output::File(bank) = &config.output {
+            for (taken, what) in [
+                (bank.clone(), "the bank"),
+                (Manifest::path_for(bank), "the bank's manifest"),
+            ] {
+                if output::same_place(path, &taken) {
+                    bail!(
+                        "--stats-json {} would replace {what}; name another file",
+                        path.display()
+                    );
+                }
+            }
+        }
     }
     let started = SystemTime::now();
     let (job, outcome) = match (&config.output, config.continuation) {

@@ -160,6 +160,34 @@ fn bad_input_is_one_line_and_exit_2() {
         .stderr(
             "sudoku-bank: cannot create /nonexistent/dir/bank.csv: No such file or directory (os error 2)\n",
         );
+    // Statistics that would replace the bank or its manifest, however the path is spelt.
+    let taken = dir.path().join("taken.csv");
+    let taken = taken.to_str().unwrap();
+    for (stats, what) in [
+        (taken.to_owned(), "the bank"),
+        (format!("{taken}.json"), "the bank's manifest"),
+        (
+            format!("{}/./taken.csv.json", dir.path().display()),
+            "the bank's manifest",
+        ),
+    ] {
+        bank()
+            .args([
+                "generate",
+                "--count",
+                "3",
+                "-o",
+                taken,
+                "--stats-json",
+                &stats,
+            ])
+            .assert()
+            .code(2)
+            .stderr(format!(
+                "sudoku-bank: --stats-json {stats} would replace {what}; name another file\n"
+            ));
+    }
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
     // So is a statistics file there, before any row is made.
     bank()
         .args(["generate", "--count", "3", "--stats-json", "/nonexistent/dir/s.json"])
