@@ -258,6 +258,16 @@ fn merge_keeps_first_occurrences_and_lists_its_inputs() {
         .assert()
         .code(1)
         .stderr(contains("80 distinct puzzles, fewer than --count 100"));
+    // What a merge read and wrote, counted in words.
+    bank()
+        .current_dir(d)
+        .args(["merge", "a.csv", "-o", "one.csv"])
+        .assert()
+        .success()
+        .stderr(
+            "sudoku-bank: merged 1 bank into one.csv: 50 rows read, 50 written, 0 duplicates \
+             (exact dedup)\n",
+        );
     // A merged bank merges again, but is not a batch to carry on.
     run_in(d, cmd("merge -q m.csv b.csv -o again.csv"));
     assert_eq!(fs::read_to_string(d.join("again.csv")).unwrap(), merged);

@@ -25,6 +25,7 @@ use crate::input::Input;
 use crate::manifest::{Manifest, SeedBand, batch_bands, timestamp};
 use crate::output::AtomicFile;
 use crate::shape::{Shape, Size};
+use crate::stats::counted;
 
 /// What `merge` does.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -287,11 +288,12 @@ fn write_manifest(
 fn report(config: &MergeConfig, merger: &Merger, sources: &[Source]) {
     let read: u64 = sources.iter().map(|s| s.rows_read).sum();
     crate::message!(
-        "sudoku-bank: merged {} banks into {}: {read} rows read, {} written, {} duplicates ({} dedup)",
-        sources.len(),
+        "sudoku-bank: merged {} into {}: {} read, {} written, {} ({} dedup)",
+        counted(sources.len() as u64, "bank"),
         merger.output,
+        counted(read, "row"),
         merger.rows,
-        merger.duplicates,
+        counted(merger.duplicates, "duplicate"),
         merger.dedup.name()
     );
     if let Some(count) = config.count.filter(|&count| merger.rows < count) {
