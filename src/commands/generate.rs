@@ -109,9 +109,9 @@ fn carry_on(
     if plan.is_done() {
         if !config.report.quiet {
             crate::message!(
-                "sudoku-bank: {} is complete ({} puzzles): nothing to resume; raise --count to extend its batch, or --append a new one",
+                "sudoku-bank: {} is complete ({}): nothing to resume; raise --count to extend its batch, or --append a new one",
                 path.display(),
-                plan.job.count
+                counted(plan.job.count, "puzzle")
             );
         }
         return Ok(None);
@@ -140,8 +140,8 @@ fn announce(plan: &Continuation, path: &Path, existing: &Existing) {
             plan.job.count
         ),
         Mode::Append => crate::message!(
-            "sudoku-bank: appending {} puzzles to {} ({} there already)",
-            plan.job.count,
+            "sudoku-bank: appending {} to {} ({} there already)",
+            counted(plan.job.count, "puzzle"),
             path.display(),
             existing.keys.len()
         ),

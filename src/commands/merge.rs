@@ -298,8 +298,8 @@ fn report(config: &MergeConfig, merger: &Merger, sources: &[Source]) {
     );
     if let Some(count) = config.count.filter(|&count| merger.rows < count) {
         crate::message!(
-            "sudoku-bank: the inputs hold {} distinct puzzles, fewer than --count {count}",
-            merger.rows
+            "sudoku-bank: the inputs hold {}, fewer than --count {count}",
+            counted(merger.rows, "distinct puzzle")
         );
     }
 }

@@ -19,6 +19,7 @@ use crate::output;
 use crate::rating::{Band, Rating, rate};
 use crate::shape::{Shape, Size};
 use crate::solver::{Engine, Solver};
+use crate::stats::counted;
 use crate::symmetry::Symmetry;
 
 /// Checks the bank at `path`: every row parses, has the right sizes and counts, a valid
@@ -43,8 +44,9 @@ pub fn verify(path: &Path, provenance: bool, quiet: bool) -> Result<Exit> {
     out.flush()?;
     if !quiet {
         crate::message!(
-            "sudoku-bank: {}: {rows} rows checked, {bad} bad",
-            input.name
+            "sudoku-bank: {}: {} checked, {bad} bad",
+            input.name,
+            counted(rows, "row")
         );
     }
     Ok(if bad == 0 {

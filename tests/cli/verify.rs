@@ -273,3 +273,34 @@ fn verify_refuses_what_is_not_a_bank() {
         .code(2)
         .stderr(contains("cannot read"));
 }
+
+#[test]
+fn summaries_count_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one.csv");
+    let one = one.to_str().unwrap();
+    bank()
+        .args(["generate", "--count", "1", "--seed", "1", "-q", "-o", one])
+        .assert()
+        .success();
+    bank()
+        .args(["verify", one])
+        .assert()
+        .success()
+        .stderr(format!("sudoku-bank: {one}: 1 row checked, 0 bad\n"));
+    bank()
+        .args(["generate", "--append", one, "--count", "1", "--seed", "2"])
+        .assert()
+        .success()
+        .stderr(contains(format!(
+            "sudoku-bank: appending 1 puzzle to {one} (1 there already)\n"
+        )));
+    bank()
+        .args(["generate", "--resume", one])
+        .assert()
+        .success()
+        .stderr(format!(
+            "sudoku-bank: {one} is complete (1 puzzle): nothing to resume; raise --count to \
+             extend its batch, or --append a new one\n"
+        ));
+}
