@@ -233,6 +233,12 @@ impl Shard {
         *self == Shard::WHOLE
     }
 
+    /// How many attempt indices (`0..=u64::MAX`) the shard holds: its positions. The whole
+    /// batch's `2^64` are given as `u64::MAX`, which no attempt budget exceeds.
+    pub fn positions(&self) -> u64 {
+        ((u64::MAX - self.index) / self.count).saturating_add(1)
+    }
+
     /// The attempt index of this shard's `position`-th attempt.
     pub fn index_at(&self, position: u64) -> u64 {
         position
@@ -325,6 +331,19 @@ impl Job {
         })
     }
 
+    /// Checks that the shard holds as many attempt indices as the budget allows attempts:
+    /// past its last index, a shard would run that attempt again.
+    pub fn check_shard(&self) -> Result<(), ConfigError> {
+        if self.max_attempts > self.shard.positions() {
+            return Err(ConfigError::ShardTooSmall {
+                shard: self.shard,
+                positions: self.shard.positions(),
+                max_attempts: self.max_attempts,
+            });
+        }
+        Ok(())
+    }
+
     /// 100 attempts per puzzle wanted, plus 1,000: ample for any target most attempts reach,
     /// and a bounded run for one they almost never do.
     pub fn default_max_attempts(count: u64) -> u64 {
@@ -400,6 +419,23 @@ pub struct GenerateConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shard_counts_its_attempt_indices() {
+        let shard = |index, count| Shard::new(index, count).unwrap();
+        assert_eq!(Shard::WHOLE.positions(), u64::MAX);
+        assert_eq!(shard(0, 2).positions(), 1 << 63);
+        assert_eq!(shard(1, 2).positions(), 1 << 63);
+        assert_eq!(shard(0, 3).positions(), u64::MAX / 3 + 1);
+        // u64::MAX = 3 · (u64::MAX / 3): shard 2/3 ends one index short of it.
+        assert_eq!(shard(2, 3).positions(), u64::MAX / 3);
+        assert_eq!(shard(5, u64::MAX).positions(), 1);
+        // Its last position is its last index, below 2^64.
+        for s in [shard(2, 3), shard(5, u64::MAX), shard(7, 1 << 40)] {
+            let last = s.index_at(s.positions() - 1);
+            assert!(last.checked_add(s.count).is_none(), "{s}: {last}");
+        }
+    }
 
     #[test]
     fn hole_limits_are_checked() {

@@ -58,6 +58,7 @@ impl Continuation {
             Mode::Resume => resumed(last, &name, how.given, asked, differ)?,
             Mode::Append => appended(&manifest.batches, &name, how.given, asked, &differ)?,
         };
+        job.check_shard()?;
         Ok(Continuation {
             mode: how.mode,
             batches: manifest.batches,

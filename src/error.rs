@@ -114,4 +114,16 @@ pub enum ConfigError {
         /// Shards in all.
         count: u64,
     },
+    /// A shard with fewer attempt indices than the attempts its budget allows.
+    #[error(
+        "shard {shard} holds only {positions} attempt indices (of 0 to 2^64 − 1), fewer than the {max_attempts} attempts it may make (--max-attempts); use fewer shards or a lower --max-attempts"
+    )]
+    ShardTooSmall {
+        /// The shard.
+        shard: crate::config::Shard,
+        /// The attempt indices it holds.
+        positions: u64,
+        /// The attempts allowed.
+        max_attempts: u64,
+    },
 }

@@ -202,6 +202,43 @@ fn shards_partition_the_attempts_and_resume() {
     }
 }
 
+#[test]
+fn a_shard_never_runs_an_attempt_twice() {
+    // Shard 1 of 2^63 − 1 holds three attempt indices: 1, 2^63 and 2^64 − 1.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let shard = "1/9223372036854775807";
+    let out = stdout_of(&cmd(&format!(
+        "generate -q --seed 1 --count 3 --shard {shard} --max-attempts 3"
+    )));
+    let indices: Vec<String> = rows(&out).iter().map(|r| r[7].clone()).collect();
+    assert_eq!(
+        indices,
+        ["1", "9223372036854775808", "18446744073709551615"]
+    );
+    // A budget past its last index would run that attempt again and again: refused, on a
+    // new batch and on a resumed one whose budget grows with its count.
+    bank()
+        .args(cmd(&format!(
+            "generate -q --seed 1 --count 3 --shard {shard}"
+        )))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(format!(
+            "sudoku-bank: shard {shard} holds only 3 attempt indices (of 0 to 2^64 − 1), fewer than the 1300 attempts it may make (--max-attempts); use fewer shards or a lower --max-attempts\n"
+        ));
+    let short = format!("generate -q --seed 1 --count 3 --shard {shard} --max-attempts 2 -o s.csv");
+    bank().current_dir(d).args(cmd(&short)).assert().code(1);
+    bank_cmd_fails(
+        d,
+        cmd("generate -q --resume s.csv --count 4"),
+        "holds only 3 attempt indices",
+    );
+    run_in(d, cmd("generate -q --resume s.csv --max-attempts 3"));
+    assert_eq!(fs::read_to_string(d.join("s.csv")).unwrap(), out);
+}
+
 /// Runs `sudoku-bank ARGS` in `dir`, asserting exit 2 and `message` on stderr.
 fn bank_cmd_fails<'a>(dir: &Path, args: impl AsRef<[&'a str]>, message: &str) {
     let args = args.as_ref();

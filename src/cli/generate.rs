@@ -270,6 +270,7 @@ impl GenerateArgs {
             self.max_attempts,
         )?;
         let job = Job { shard, ..job };
+        job.check_shard()?;
         let (output, continuation) = match (self.resume, self.append) {
             (Some(path), _) => (Output::File(path), Some((Mode::Resume, given))),
             (None, Some(path)) => (Output::File(path), Some((Mode::Append, given))),
