@@ -113,7 +113,8 @@ pub struct GenerateArgs {
     /// printed in the summary and the manifest]
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
-    /// Worker threads (the bank's bytes do not depend on it). [default: all cores]
+    /// Worker threads, at most 1024 (the bank's bytes do not depend on it). [default: all
+    /// cores]
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     threads: Option<NonZeroUsize>,
     /// Output file ("-" for stdout). A file gets a manifest beside it, FILE.json.

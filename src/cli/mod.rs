@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::commands::{MergeConfig, SolveInput};
-use crate::config::{Dedup, Generation};
+use crate::config::{Dedup, Generation, MAX_THREADS};
 use crate::error::ConfigError;
 use crate::shape::Size;
 pub use bench::BenchArgs;
@@ -168,7 +168,7 @@ pub struct RateArgs {
     /// Where the puzzles are, as for `solve`.
     #[command(flatten)]
     pub puzzles: SolveArgs,
-    /// Threads rating at once; rows come out in input order, the same bytes for any count.
+    /// Threads rating at once, at most 1024; rows come out in input order, the same bytes for any count.
     /// With more than one, rows are written a batch of puzzles at a time. [default: all
     /// cores]
     #[arg(long, value_name = "N", value_parser = parse_threads)]
@@ -219,13 +219,18 @@ fn parse_size(text: &str) -> Result<Size, String> {
 
 fn parse_threads(text: &str) -> Result<NonZeroUsize, String> {
     text.parse::<NonZeroUsize>()
-        .map_err(|_| format!("{text:?} is not a thread count (a whole number from 1)"))
+        .ok()
+        .filter(|threads| threads.get() <= MAX_THREADS)
+        .ok_or_else(|| {
+            format!("{text:?} is not a thread count (a whole number from 1 to {MAX_THREADS})")
+        })
 }
 
+/// The threads asked for, else one per core, up to [`MAX_THREADS`].
 fn threads_or_all(threads: Option<NonZeroUsize>) -> usize {
     threads
         .or_else(|| std::thread::available_parallelism().ok())
-        .map_or(1, NonZeroUsize::get)
+        .map_or(1, |threads| threads.get().min(MAX_THREADS))
 }
 
 #[cfg(test)]
@@ -272,10 +277,16 @@ mod tests {
             &["generate", "--threads", "0"][..],
             &["bench", "--threads", "1,0"],
             &["rate", "--threads", "x"],
+            &["generate", "--threads", "1025"],
+            &["bench", "--threads", "1,99999999999"],
         ] {
             let err = parse(args).unwrap_err().to_string();
-            assert!(err.contains("is not a thread count"), "{err}");
+            assert!(
+                err.contains("is not a thread count (a whole number from 1 to 1024)"),
+                "{err}"
+            );
         }
+        assert!(parse(&["rate", "--threads", "1024"]).is_ok());
         let Command::Generate(args) = parse(&["generate", "--count", "0"]).unwrap().command else {
             panic!("not generate");
         };
