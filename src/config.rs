@@ -30,7 +30,9 @@ pub struct Generation {
 }
 
 impl Generation {
-    /// Checks that `holes` can be reached on `size` at all; no symmetry.
+    /// Checks that `holes` can be reached on `size` at all; no symmetry. Minimal digs stop
+    /// at 16×16: on 25×25, the removal tests of the last clues take millions of branches
+    /// each (see BENCHMARKS.md, "25×25 past 300 holes").
     pub fn new(size: Size, holes: Option<Holes>) -> Result<Self, ConfigError> {
         let holes = holes.unwrap_or(Holes::Exact(size.default_holes()));
         let max = size.max_holes();
@@ -41,6 +43,9 @@ impl Generation {
                 max,
                 min_clues: size.cells() - max,
             }),
+            Holes::Minimal if size == Size::TwentyFive => {
+                Err(ConfigError::MinimalOutOfReach { n: size.n() })
+            }
             _ => Ok(Generation {
                 size,
                 holes,
@@ -451,7 +456,11 @@ mod tests {
         assert!(err.to_string().contains("at least 17 clues"), "{err}");
         assert!(exact(Size::Four, 13).is_err());
         assert!(exact(Size::Sixteen, 256).is_err());
-        assert!(Generation::new(Size::TwentyFive, Some(Holes::Minimal)).is_ok());
+        assert!(Generation::new(Size::Sixteen, Some(Holes::Minimal)).is_ok());
+        assert_eq!(
+            Generation::new(Size::TwentyFive, Some(Holes::Minimal)),
+            Err(ConfigError::MinimalOutOfReach { n: 25 })
+        );
         assert_eq!(
             Generation::new(Size::Nine, None).unwrap().holes,
             Holes::Exact(50)

@@ -50,6 +50,14 @@ pub enum ConfigError {
         /// The fewest clues possible.
         min_clues: usize,
     },
+    /// `--holes minimal` on a size where a minimal dig does not end in useful time.
+    #[error(
+        "--holes minimal is out of reach for {n}×{n}: past about 330 holes a single removal test can take millions of branches, so a dig until no clue can go does not end in useful time; give an exact --holes, such as 350"
+    )]
+    MinimalOutOfReach {
+        /// The grid side.
+        n: usize,
+    },
     /// A hole target that no clue pattern of the symmetry has.
     #[error(
         "--holes {holes} cannot be reached with --symmetry {symmetry} on {n}×{n}: holes come in whole orbits of the symmetry; the nearest reachable counts are {nearest}"

@@ -23,7 +23,7 @@ pub struct GenerationArgs {
     #[arg(long, value_parser = parse_size)]
     pub size: Option<Size>,
     /// Exact number of empty cells per puzzle; 0 makes complete grids; `minimal` digs each
-    /// puzzle until no clue can go (hole counts then vary).
+    /// puzzle until no clue can go (hole counts then vary; up to 16×16).
     /// [default: 10 for 4×4, 50 for 9×9, 150 for 16×16, 300 for 25×25]
     #[arg(long, value_name = "N|minimal")]
     pub holes: Option<Holes>,

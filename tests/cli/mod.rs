@@ -197,6 +197,19 @@ fn bad_input_is_one_line_and_exit_2() {
         .stderr(
             "sudoku-bank: cannot create /nonexistent/dir/s.json: No such file or directory (os error 2)\n",
         );
+    // A 25×25 minimal dig would not end: refused by every command that digs.
+    for command in ["generate", "bench", "reproduce --seed 1 --index 0"] {
+        bank()
+            .args(command.split_whitespace())
+            .args(["--size", "25", "--holes", "minimal"])
+            .timeout(std::time::Duration::from_secs(20))
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(
+                "sudoku-bank: --holes minimal is out of reach for 25×25: past about 330 holes a single removal test can take millions of branches, so a dig until no clue can go does not end in useful time; give an exact --holes, such as 350\n",
+            );
+    }
 }
 
 #[test]
