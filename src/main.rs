@@ -33,7 +33,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<Exit> {
     match cli.command {
         Command::Generate(args) => {
-            let config = args.into_config(std::env::args().collect())?;
+            let config = args.into_config(command_line())?;
             ctrlc::set_handler(|| {
                 let first = *FIRST_SIGNAL.get_or_init(Instant::now);
                 if STOP.swap(true, Ordering::Relaxed) && first.elapsed() >= FORCE_AFTER {
@@ -45,7 +45,7 @@ fn run(cli: Cli) -> Result<Exit> {
             commands::generate(&config, &STOP)
         }
         Command::Bench(args) => commands::bench(&args.into_config().map_err(anyhow::Error::msg)?),
-        Command::Merge(args) => commands::merge(&args.into_config(std::env::args().collect())?),
+        Command::Merge(args) => commands::merge(&args.into_config(command_line())?),
         Command::Reproduce(args) => {
             let (seed, index) = (args.seed, args.index);
             let (generation, dedup) = args.generation()?;
@@ -59,6 +59,14 @@ fn run(cli: Cli) -> Result<Exit> {
             args.threads(),
         ),
     }
+}
+
+/// The command line, for the manifest: an argument that is not UTF-8 (a file name can be
+/// any bytes but `/` and NUL) is written with U+FFFD where its bytes are not text.
+fn command_line() -> Vec<String> {
+    std::env::args_os()
+        .map(|arg| arg.to_string_lossy().into_owned())
+        .collect()
 }
 
 /// True when the error comes from writing to a closed pipe: the reader has all it wants.

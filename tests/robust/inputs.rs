@@ -226,6 +226,45 @@ fn malformed_input_gets_a_message_never_a_panic() {
     }
 }
 
+#[test]
+fn file_names_need_not_be_text() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+
+    // A file name is any bytes but `/` and NUL: 0xFF alone is not UTF-8.
+    let dir = tempfile::tempdir().unwrap();
+    let name = OsStr::from_bytes(b"bank-\xff.csv");
+    let merged = OsStr::from_bytes(b"merged-\xfe.csv");
+    let run = |args: &[&OsStr]| {
+        let out = bank().current_dir(dir.path()).args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+    };
+    let words = |line: &'static str| line.split_whitespace().map(OsStr::new).collect::<Vec<_>>();
+    run(&[
+        words("generate -q --count 3 --seed 1 -o").as_slice(),
+        &[name],
+    ]
+    .concat());
+    run(&[
+        words("generate -q --append").as_slice(),
+        &[name],
+        &words("--count 2"),
+    ]
+    .concat());
+    run(&[words("verify --provenance").as_slice(), &[name]].concat());
+    run(&[
+        words("merge -q").as_slice(),
+        &[name, OsStr::new("-o"), merged],
+    ]
+    .concat());
+    // The manifests write such a name with U+FFFD where its bytes are not text.
+    let manifest =
+        fs::read_to_string(dir.path().join(OsStr::from_bytes(b"merged-\xfe.csv.json"))).unwrap();
+    assert!(manifest.contains("\"bank-\u{fffd}.csv\""), "{manifest}");
+    assert!(manifest.contains("\"merged-\u{fffd}.csv\""), "{manifest}");
+}
+
 /// Runs the bank reader and every row check on `bytes`: errors and bad rows are fine, a
 /// panic is not; every bad row is one line of the report.
 fn read_as_bank(bytes: &[u8]) {
