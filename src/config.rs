@@ -417,8 +417,9 @@ pub struct GenerateConfig {
     pub continuation: Option<Continue>,
     /// Replace an existing output file.
     pub force: bool,
-    /// Where to write the statistics as JSON, if anywhere.
-    pub stats_json: Option<PathBuf>,
+    /// Where to write the statistics as JSON, if anywhere: a file, or stdout when the bank
+    /// goes to a file.
+    pub stats_json: Option<Output>,
     /// Stderr verbosity.
     pub report: Report,
     /// Whether the seed was drawn at random (the summary then says so).

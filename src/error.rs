@@ -122,6 +122,11 @@ pub enum ConfigError {
         /// Shards in all.
         count: u64,
     },
+    /// `--stats-json -` with the bank on stdout too.
+    #[error(
+        "--stats-json - would mix the statistics into the bank on stdout; give the bank a file with -o, or the statistics one"
+    )]
+    StatsWithBankOnStdout,
     /// A shard with fewer attempt indices than the attempts its budget allows.
     #[error(
         "shard {shard} holds only {positions} attempt indices (of 0 to 2^64 − 1), fewer than the {max_attempts} attempts it may make (--max-attempts); use fewer shards or a lower --max-attempts"

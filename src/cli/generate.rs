@@ -148,7 +148,8 @@ pub struct GenerateArgs {
     /// 1000]
     #[arg(long, value_name = "N")]
     max_attempts: Option<u64>,
-    /// Also write the run's statistics as JSON to FILE.
+    /// Also write the run's statistics as JSON to FILE ("-" for stdout, when the bank goes
+    /// to a file).
     #[arg(long, value_name = "FILE")]
     stats_json: Option<PathBuf>,
     /// Print errors only: no summary, no progress bar.
@@ -278,12 +279,22 @@ impl GenerateArgs {
             (None, None) if self.out.as_os_str() == "-" => (Output::Stdout, None),
             (None, None) => (Output::File(self.out), None),
         };
+        let stats_json = self.stats_json.map(|path| {
+            if path.as_os_str() == "-" {
+                Output::Stdout
+            } else {
+                Output::File(path)
+            }
+        });
+        if output == Output::Stdout && stats_json == Some(Output::Stdout) {
+            return Err(ConfigError::StatsWithBankOnStdout);
+        }
         Ok(GenerateConfig {
             job,
             output,
             continuation: continuation.map(|(mode, given)| Continue { mode, given }),
             force: self.force,
-            stats_json: self.stats_json,
+            stats_json,
             report: Report {
                 quiet: self.quiet,
                 progress: !self.quiet && std::io::stderr().is_terminal(),

@@ -22,7 +22,7 @@ use crate::symmetry::Symmetry;
 /// Builds the bank `config` describes, or carries on the one it names. `stop` ends the
 /// batch early (Ctrl-C); what was finished is still written as a valid bank.
 pub fn generate(config: &GenerateConfig, stop: &AtomicBool) -> Result<Exit> {
-    if let Some(path) = &config.stats_json {
+    if let Some(Output::File(path)) = &config.stats_json {
         AtomicFile::check(path, true)?;
         if let Output::File(bank) = &config.output {
             for (taken, what) in [
@@ -47,9 +47,17 @@ pub fn generate(config: &GenerateConfig, stop: &AtomicBool) -> Result<Exit> {
             None => return Ok(Exit::Success),
         },
     };
-    if let Some(path) = &config.stats_json {
+    if let Some(place) = &config.stats_json {
         let json = serde_json::to_vec_pretty(&outcome.stats)?;
-        AtomicFile::write_all(path, true, &json)?;
+        match place {
+            Output::File(path) => AtomicFile::write_all(path, true, &json)?,
+            Output::Stdout => {
+                let mut out = output::stdout();
+                out.write_all(&json)?;
+                out.write_all(b"\n")?;
+                out.flush()?;
+            }
+        }
     }
     report(config, &job, &outcome);
     Ok(match outcome.status {

@@ -70,6 +70,35 @@ fn file_bank_gets_manifest_and_stats() {
     assert_eq!(stats, manifest["stats"]);
     assert_eq!(stats["puzzles"], 300);
 
+    // "-" puts the statistics on stdout when the bank goes to a file, and is refused when
+    // the bank is on stdout too.
+    let piped = bank()
+        .current_dir(dir.path())
+        .args([
+            "generate",
+            "-q",
+            "--count",
+            "4",
+            "-o",
+            "piped.csv",
+            "--stats-json",
+            "-",
+        ])
+        .output()
+        .unwrap();
+    assert!(piped.status.success());
+    let stats: serde_json::Value = serde_json::from_slice(&piped.stdout).unwrap();
+    assert_eq!(stats["puzzles"], 4);
+    assert!(!dir.path().join("-").exists());
+    bank()
+        .current_dir(dir.path())
+        .args(["generate", "-q", "--count", "4", "--stats-json", "-"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr("sudoku-bank: --stats-json - would mix the statistics into the bank on stdout; give the bank a file with -o, or the statistics one\n");
+    assert!(!dir.path().join("-").exists());
+
     // An existing bank is refused without --force and left alone.
     bank()
         .args([
