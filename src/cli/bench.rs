@@ -32,7 +32,8 @@ pub struct BenchArgs {
     /// band, and count the puzzles it keeps.
     #[arg(long, value_name = "LEVEL", conflicts_with_all = ["solve", "canon"])]
     difficulty: Option<Level>,
-    /// Thread counts to compare, comma-separated, each at most 1024. [default: 1 and all cores]
+    /// Thread counts to compare, comma-separated, each at most 1024. [default: 1 and all
+    /// cores]
     #[arg(long, value_delimiter = ',', value_name = "N,…", value_parser = parse_threads)]
     threads: Vec<NonZeroUsize>,
     /// Puzzles per measurement.

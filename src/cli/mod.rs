@@ -168,9 +168,9 @@ pub struct RateArgs {
     /// Where the puzzles are, as for `solve`.
     #[command(flatten)]
     pub puzzles: SolveArgs,
-    /// Threads rating at once, at most 1024; rows come out in input order, the same bytes for any count.
-    /// With more than one, rows are written a batch of puzzles at a time. [default: all
-    /// cores]
+    /// Threads rating at once, at most 1024; rows come out in input order, the same bytes
+    /// for any count. With more than one, rows are written a batch of puzzles at a time.
+    /// [default: all cores]
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     threads: Option<NonZeroUsize>,
 }
