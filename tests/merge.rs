@@ -5,12 +5,7 @@ use std::path::Path;
 
 use predicates::str::contains;
 
-use crate::util::{bank, rows, stdout_of};
-
-/// The words of a command line.
-fn cmd(line: &str) -> Vec<&str> {
-    line.split_whitespace().collect()
-}
+use crate::util::{bank, cmd, rows, stdout_of};
 
 /// Runs `sudoku-bank ARGS` in `dir`, asserting exit 0.
 fn run_in<'a>(dir: &Path, args: impl AsRef<[&'a str]>) {

@@ -9,6 +9,11 @@ pub fn bank() -> Command {
     Command::cargo_bin("sudoku-bank").expect("binary built")
 }
 
+/// The words of a command line.
+pub fn cmd(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
 /// Runs `sudoku-bank ARGS` and returns stdout, asserting exit 0.
 pub fn stdout_of(args: &[&str]) -> String {
     let out = bank().args(args).output().unwrap();

@@ -82,12 +82,13 @@ pub struct BenchRow {
     pub grids_per_sec: f64,
     /// Puzzles written per second.
     pub puzzles_per_sec: f64,
-    /// Microseconds of wall time per puzzle per thread.
-    pub us_per_puzzle_thread: f64,
+    /// Microseconds of wall time per puzzle per thread; `None` when no puzzle was made.
+    pub us_per_puzzle_thread: Option<f64>,
     /// Uniqueness searches per puzzle.
     pub tests_per_puzzle: f64,
-    /// Puzzles/s relative to the first thread count measured for this size and target.
-    pub speedup: f64,
+    /// Puzzles/s relative to the first thread count measured for this size and target;
+    /// `None` when that one made no puzzle.
+    pub speedup: Option<f64>,
     /// The process's peak resident memory as the measurement ended (Linux only): the
     /// largest of this measurement's and those before it in the same run.
     pub peak_memory_bytes: Option<u64>,
@@ -109,17 +110,18 @@ pub fn bench(config: &BenchConfig) -> Result<Exit> {
         for &threads in &config.threads {
             let mut row = measure(config, generation, threads)?;
             let base = *baseline.get_or_insert(row.puzzles_per_sec);
-            row.speedup = if base > 0.0 {
-                row.puzzles_per_sec / base
-            } else {
-                0.0
-            };
-            if !config.json {
+            row.speedup = (base > 0.0).then(|| row.puzzles_per_sec / base);
+            let (n, target) = (row.size, row.holes.phrase());
+            let threads = counted(threads as u64, "thread");
+            if row.puzzles == 0 {
+                // Said even with --json: the row's nulls need a reason.
+                crate::message!(
+                    "sudoku-bank: {n}×{n}, {target}, {threads}: no puzzle within {:.2} s; give it more --seconds",
+                    row.seconds
+                );
+            } else if !config.json {
                 crate::message!(
                     "sudoku-bank: {n}×{n}, {target}, {threads}: {pps:.0} puzzles/s",
-                    n = row.size,
-                    target = row.holes.phrase(),
-                    threads = counted(threads as u64, "thread"),
                     pps = row.puzzles_per_sec
                 );
             }
@@ -179,13 +181,10 @@ fn measure(config: &BenchConfig, generation: Generation, threads: usize) -> Resu
         seconds: stats.wall_seconds,
         grids_per_sec: stats.grids_per_sec,
         puzzles_per_sec: stats.puzzles_per_sec,
-        us_per_puzzle_thread: if stats.puzzles > 0 {
-            stats.wall_seconds * 1e6 * threads as f64 / stats.puzzles as f64
-        } else {
-            0.0
-        },
+        us_per_puzzle_thread: (stats.puzzles > 0)
+            .then(|| stats.wall_seconds * 1e6 * threads as f64 / stats.puzzles as f64),
         tests_per_puzzle: stats.tests_per_puzzle,
-        speedup: 1.0,
+        speedup: Some(1.0),
         peak_memory_bytes: stats.peak_memory_bytes,
     })
 }
@@ -207,10 +206,14 @@ fn write_table(out: &mut impl Write, rows: &[BenchRow]) -> io::Result<()> {
         "speedup",
         "peak MiB"
     )?;
+    // A figure a measurement without puzzles cannot give is shown as `-`.
+    let or_dash = |figure: Option<f64>, format: fn(f64) -> String| {
+        figure.map_or_else(|| "-".to_owned(), format)
+    };
     for r in rows {
         writeln!(
             out,
-            "{:>5} {:>6} {:>12} {:>7} {:>9} {:>8.3} {:>11.0} {:>11.0} {:>10.1} {:>8.1} {:>6.2}× {:>9}",
+            "{:>5} {:>6} {:>12} {:>7} {:>9} {:>8.3} {:>11.0} {:>11.0} {:>10} {:>8.1} {:>7} {:>9}",
             format!("{0}×{0}", r.size),
             r.holes,
             r.symmetry,
@@ -219,9 +222,9 @@ fn write_table(out: &mut impl Write, rows: &[BenchRow]) -> io::Result<()> {
             r.seconds,
             r.grids_per_sec,
             r.puzzles_per_sec,
-            r.us_per_puzzle_thread,
+            or_dash(r.us_per_puzzle_thread, |us| format!("{us:.1}")),
             r.tests_per_puzzle,
-            r.speedup,
+            or_dash(r.speedup, |speedup| format!("{speedup:.2}×")),
             r.peak_memory_bytes
                 .map_or_else(|| "-".to_string(), |bytes| (bytes >> 20).to_string())
         )?;

@@ -5,7 +5,7 @@ use std::fs;
 use predicates::prelude::*;
 use predicates::str::contains;
 
-use crate::util::{bank, stdout_of};
+use crate::util::{bank, cmd, stdout_of};
 
 #[test]
 fn bench_times_the_engine_on_a_file() {
@@ -147,6 +147,8 @@ fn bench_prints_json() {
             assert!(row.get(key).is_some(), "{key} missing from {row}");
         }
         assert_eq!(row["puzzles"], 50);
+        assert!(row["us_per_puzzle_thread"].as_f64().unwrap() > 0.0);
+        assert!(row["speedup"].as_f64().unwrap() > 0.0);
         // Linux reports the process's peak resident memory; a bench holds a few MiB.
         if cfg!(target_os = "linux") {
             let peak = row["peak_memory_bytes"].as_u64().expect("a peak on Linux");
@@ -158,6 +160,31 @@ fn bench_prints_json() {
         table.contains("puzzles/s") && table.contains("9×9") && table.contains("peak MiB"),
         "{table}"
     );
+    // A measurement that makes no puzzle (one 25×25 dig to 550 holes takes far longer than
+    // this) has no time per puzzle and no speed-up: null, `-` in the table, and a reason.
+    let none = bank()
+        .args(cmd(
+            "bench --size 25 --holes 550 --threads 1,2 --seconds 0.2 --json",
+        ))
+        .output()
+        .unwrap();
+    assert!(none.status.success());
+    let rows: serde_json::Value = serde_json::from_slice(&none.stdout).unwrap();
+    for row in rows.as_array().unwrap() {
+        assert_eq!(row["puzzles"], 0, "{row}");
+        assert!(row["us_per_puzzle_thread"].is_null(), "{row}");
+        assert!(row["speedup"].is_null(), "{row}");
+    }
+    let stderr = String::from_utf8(none.stderr).unwrap();
+    assert!(
+        stderr.starts_with("sudoku-bank: 25×25, 550 holes, 1 thread: no puzzle within"),
+        "{stderr}"
+    );
+    let table = stdout_of(&cmd(
+        "bench --size 25 --holes 550 --threads 1 --seconds 0.2",
+    ));
+    let row: Vec<&str> = table.lines().nth(1).unwrap().split_whitespace().collect();
+    assert_eq!((row[8], row[10]), ("-", "-"), "{table}");
 }
 
 #[test]
