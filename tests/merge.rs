@@ -384,6 +384,34 @@ fn merge_refuses_mixed_or_broken_inputs() {
         .assert()
         .code(2)
         .stderr(contains("4×4 and 9×9 only"));
+    // An output over an input's manifest, or whose manifest would land on an input bank,
+    // even with --force; the files stay as they were. Over an input bank itself it may go.
+    fs::write(d.join("odd.csv.json"), &nine).unwrap();
+    let manifest = fs::read_to_string(d.join("nine.csv.json")).unwrap();
+    for (line, message) in [
+        (
+            "merge nine.csv -o ./nine.csv.json --force",
+            "-o ./nine.csv.json would replace the manifest of nine.csv, a bank being merged; name another file",
+        ),
+        (
+            "merge nine.csv odd.csv.json -o odd.csv --force",
+            "-o odd.csv would put its manifest odd.csv.json in place of a bank being merged; name another file",
+        ),
+    ] {
+        bank()
+            .current_dir(d)
+            .args(cmd(line))
+            .assert()
+            .code(2)
+            .stderr(format!("sudoku-bank: {message}\n"));
+    }
+    assert_eq!(
+        fs::read_to_string(d.join("nine.csv.json")).unwrap(),
+        manifest
+    );
+    assert_eq!(fs::read_to_string(d.join("odd.csv.json")).unwrap(), nine);
+    run_in(d, cmd("merge -q nine.csv -o nine.csv --force"));
+    assert_eq!(fs::read_to_string(d.join("nine.csv")).unwrap(), nine);
 }
 
 #[test]

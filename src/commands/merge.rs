@@ -23,7 +23,7 @@ use crate::grid::Grid;
 use crate::hash::KeySet;
 use crate::input::Input;
 use crate::manifest::{Manifest, SeedBand, batch_bands, timestamp};
-use crate::output::AtomicFile;
+use crate::output::{self, AtomicFile};
 use crate::shape::{Shape, Size};
 use crate::stats::counted;
 
@@ -193,10 +193,34 @@ fn shard_of(path: &Path) -> Result<Option<ShardOf>> {
     }))
 }
 
+/// Refuses an output whose bank or manifest would replace an input's manifest or an input.
+/// The output may be an input bank itself: it is replaced only once every row is read.
+fn refuse_overlap(out: &Path, inputs: &[PathBuf]) -> Result<()> {
+    let out_manifest = Manifest::path_for(out);
+    for input in inputs {
+        if output::same_place(out, &Manifest::path_for(input)) {
+            bail!(
+                "-o {} would replace the manifest of {}, a bank being merged; name another file",
+                out.display(),
+                input.display()
+            );
+        }
+        if output::same_place(&out_manifest, input) {
+            bail!(
+                "-o {} would put its manifest {} in place of a bank being merged; name another file",
+                out.display(),
+                out_manifest.display()
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Merges `config.inputs` into `config.output`, with a manifest beside it.
 pub fn merge(config: &MergeConfig) -> Result<Exit> {
     let started = SystemTime::now();
     AtomicFile::check(&config.output, config.force)?;
+    refuse_overlap(&config.output, &config.inputs)?;
     let mut sources = config
         .inputs
         .iter()
