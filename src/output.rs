@@ -38,12 +38,44 @@ fn place(path: &Path) -> Option<(PathBuf, &std::ffi::OsStr)> {
     Some((std::fs::canonicalize(dir_of(path)).ok()?, path.file_name()?))
 }
 
+/// What tells a file's contents apart without reading them: its length and modification
+/// time, and on Unix its device and inode. A file written since, or renamed over (as every
+/// bank is published), gives another stamp.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    id: (u64, u64),
+}
+
+impl Stamp {
+    /// The stamp of the file at `path`.
+    pub fn of(path: &Path) -> Result<Stamp> {
+        let meta =
+            std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
+        #[cfg(unix)]
+        let id = {
+            use std::os::unix::fs::MetadataExt;
+            (meta.dev(), meta.ino())
+        };
+        #[cfg(not(unix))]
+        let id = (0, 0);
+        Ok(Stamp {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            id,
+        })
+    }
+}
+
 /// A file being written under a temporary name, published by [`AtomicFile::commit`].
 #[derive(Debug)]
 pub struct AtomicFile {
     temp: BufWriter<NamedTempFile>,
     dest: PathBuf,
     replace: bool,
+    /// The file this one is to replace, as it was read ([`AtomicFile::over`]).
+    over: Option<Stamp>,
 }
 
 impl AtomicFile {
@@ -91,7 +123,18 @@ impl AtomicFile {
             temp: BufWriter::with_capacity(BUFFER_BYTES, temp),
             dest: dest.to_owned(),
             replace,
+            over: None,
         })
+    }
+
+    /// Publishes only over the file at `dest` as `read` stamps it: a file that another
+    /// process wrote or replaced since it was read is not replaced, so what that process
+    /// put there is not lost.
+    pub fn over(self, read: Stamp) -> Self {
+        AtomicFile {
+            over: Some(read),
+            ..self
+        }
     }
 
     /// Flushes, syncs and renames the file into place.
@@ -105,6 +148,15 @@ impl AtomicFile {
         temp.as_file()
             .sync_all()
             .with_context(|| format!("cannot write {}", dest.display()))?;
+        if self
+            .over
+            .is_some_and(|read| Stamp::of(&dest).ok() != Some(read))
+        {
+            bail!(
+                "{} changed while this run had it open (another run wrote it?); this run's work was not written, and the file keeps the other's",
+                dest.display()
+            );
+        }
         let persisted = if self.replace {
             temp.persist(&dest).map(drop)
         } else {
@@ -195,6 +247,41 @@ mod tests {
         assert!(AtomicFile::create(&dest, false).is_err());
         AtomicFile::write_all(&dest, true, b"c\n").unwrap();
         assert_eq!(fs::read_to_string(&dest).unwrap(), "c\n");
+    }
+
+    #[test]
+    fn replaces_only_the_file_it_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let dest = dir.path().join("bank.csv");
+        AtomicFile::write_all(&dest, false, b"first\n").unwrap();
+        let read = Stamp::of(&dest).unwrap();
+        assert_eq!(Stamp::of(&dest).unwrap(), read);
+        // Unchanged since it was read: replaced.
+        let mut file = AtomicFile::create(&dest, true).unwrap().over(read);
+        file.write_all(b"second\n").unwrap();
+        file.commit().unwrap();
+        assert_eq!(fs::read_to_string(&dest).unwrap(), "second\n");
+        // Another run publishes over it meanwhile (a rename: a new file under the name), or
+        // writes it in place: refused, and the other run's file stays.
+        let read = Stamp::of(&dest).unwrap();
+        let mut file = AtomicFile::create(&dest, true).unwrap().over(read);
+        AtomicFile::write_all(&dest, true, b"other\n").unwrap();
+        file.write_all(b"mine\n").unwrap();
+        let err = file.commit().unwrap_err().to_string();
+        assert!(err.contains("changed while this run had it open"), "{err}");
+        assert_eq!(fs::read_to_string(&dest).unwrap(), "other\n");
+        let read = Stamp::of(&dest).unwrap();
+        let file = AtomicFile::create(&dest, true).unwrap().over(read);
+        fs::OpenOptions::new()
+            .append(true)
+            .open(&dest)
+            .unwrap()
+            .write_all(b"more\n")
+            .unwrap();
+        assert!(file.commit().is_err());
+        assert_eq!(fs::read_to_string(&dest).unwrap(), "other\nmore\n");
+        // No temporary file is left behind.
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[test]

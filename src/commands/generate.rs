@@ -13,7 +13,7 @@ use crate::bank::BankWriter;
 use crate::config::{Continue, GenerateConfig, Job, Mode, Output};
 use crate::continuation::Continuation;
 use crate::manifest::{Batch, Manifest};
-use crate::output::{self, AtomicFile};
+use crate::output::{self, AtomicFile, Stamp};
 use crate::pipeline::{self, Existing, Outcome, Status};
 use crate::progress::Progress;
 use crate::stats::counted;
@@ -113,6 +113,8 @@ fn carry_on(
     started: SystemTime,
     stop: &AtomicBool,
 ) -> Result<Option<(Job, Outcome)>> {
+    // The bank as this run reads it: another run may carry it on meanwhile.
+    let read = Stamp::of(path)?;
     let plan = Continuation::plan(path, how, &config.job)?;
     if plan.is_done() {
         if !config.report.quiet {
@@ -124,7 +126,7 @@ fn carry_on(
         }
         return Ok(None);
     }
-    let mut file = AtomicFile::create(path, true)?;
+    let mut file = AtomicFile::create(path, true)?.over(read);
     let existing = plan.load(path, &mut file)?;
     if !config.report.quiet {
         announce(&plan, path, &existing);

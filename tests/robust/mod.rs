@@ -284,6 +284,54 @@ fn append_adds_a_distinct_batch() {
         .stderr(contains("--size 9 (the bank's is 4) differs"));
 }
 
+/// Two runs carrying on one bank at once: the second to finish finds the bank replaced
+/// and publishes nothing, so the rows of the first are not lost.
+#[test]
+fn a_bank_carried_on_twice_at_once_keeps_the_first_to_finish() {
+    let dir = tempfile::tempdir().unwrap();
+    let dest = dir.path().join("bank.csv");
+    let path = path_str(&dest);
+    let batch = |seed: &'static str, count: &'static str| {
+        vec![
+            "generate", "--append", path, "--holes", "0", "--seed", seed, "--count", count, "-q",
+        ]
+    };
+    bank()
+        .args([
+            "generate", "--holes", "0", "--count", "100", "--seed", "1", "-q", "-o", path,
+        ])
+        .assert()
+        .success();
+    // A long batch, under way (its temporary file is there) when a short one ends.
+    let long = spawn(&batch("2", "3000000"));
+    wait_for_temp(dir.path());
+    bank().args(batch("3", "10")).assert().success();
+    let out = long.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "sudoku-bank: {path} changed while this run had it open (another run wrote it?); this run's work was not written, and the file keeps the other's\n"
+        )
+    );
+    verify_passes(&dest);
+    let manifest = manifest(&dest);
+    assert_eq!(manifest["rows"], 110);
+    let seeds: Vec<u64> = manifest["batches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["parameters"]["seed"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seeds, [1, 3]);
+    let left: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left.len(), 2, "{left:?}");
+}
+
 /// A stderr that takes nothing (here a full device) loses the summary, warnings and
 /// errors, and nothing else: each command still ends with its own exit code, where writing
 /// them used to panic (exit 101).
