@@ -23,7 +23,7 @@ use crate::grid::Grid;
 use crate::hash::KeySet;
 use crate::input::Input;
 use crate::manifest::{Manifest, SeedBand, batch_bands, timestamp};
-use crate::output::{self, AtomicFile};
+use crate::output::{self, AtomicFile, Stamp};
 use crate::shape::{Shape, Size};
 use crate::stats::counted;
 
@@ -221,6 +221,13 @@ pub fn merge(config: &MergeConfig) -> Result<Exit> {
     let started = SystemTime::now();
     AtomicFile::check(&config.output, config.force)?;
     refuse_overlap(&config.output, &config.inputs)?;
+    // An output that is one of the inputs replaces only that input as it is read here.
+    let read = config
+        .inputs
+        .iter()
+        .find(|input| output::same_place(&config.output, input))
+        .map(|input| Stamp::of(input))
+        .transpose()?;
     let mut sources = config
         .inputs
         .iter()
@@ -233,6 +240,9 @@ pub fn merge(config: &MergeConfig) -> Result<Exit> {
     let dedup = dedup_of(config, has_canon_id, size)?;
     let add_canon_id = dedup == Dedup::Canonical && !has_canon_id;
     let mut out = AtomicFile::create(&config.output, config.force)?;
+    if let Some(read) = read {
+        out = out.over(read);
+    }
     let columns = sources[0].reader.header().clone();
     let columns = columns.iter().chain(add_canon_id.then_some(CANON_COLUMN));
     let output = config.output.display().to_string();
