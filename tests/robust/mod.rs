@@ -332,6 +332,42 @@ fn a_bank_carried_on_twice_at_once_keeps_the_first_to_finish() {
     assert_eq!(left.len(), 2, "{left:?}");
 }
 
+/// A merge over one of its inputs, which another run replaces while the merge reads it:
+/// the merge publishes nothing, and the other run's bank stays.
+#[test]
+fn a_merge_over_its_input_keeps_a_bank_written_meanwhile() {
+    let dir = tempfile::tempdir().unwrap();
+    let (big, small) = (dir.path().join("big.csv"), dir.path().join("small.csv"));
+    for (path, count) in [(&big, "600000"), (&small, "10")] {
+        bank()
+            .args([
+                "generate", "--holes", "0", "--count", count, "--seed", "1", "-q", "-o",
+            ])
+            .arg(path)
+            .assert()
+            .success();
+    }
+    let merge = spawn(&[
+        "merge",
+        "-q",
+        path_str(&big),
+        "-o",
+        path_str(&big),
+        "--force",
+    ]);
+    wait_for_temp(dir.path());
+    // Another run publishes over the bank as a bank is published: by a rename.
+    fs::rename(&small, &big).unwrap();
+    let out = merge.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("changed while this run had it open"),
+        "{stderr}"
+    );
+    assert_eq!(rows(&fs::read_to_string(&big).unwrap()).len(), 10);
+}
+
 /// A stderr that takes nothing (here a full device) loses the summary, warnings and
 /// errors, and nothing else: each command still ends with its own exit code, where writing
 /// them used to panic (exit 101).
