@@ -38,6 +38,17 @@ fn place(path: &Path) -> Option<(PathBuf, &std::ffi::OsStr)> {
     Some((std::fs::canonicalize(dir_of(path)).ok()?, path.file_name()?))
 }
 
+/// `path`, or the file it names if it is a symbolic link to one (a dangling link stays as
+/// it is).
+fn followed(path: &Path) -> PathBuf {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned())
+        }
+        _ => path.to_owned(),
+    }
+}
+
 /// What tells a file's contents apart without reading them: its length and modification
 /// time, and on Unix its device and inode. A file written since, or renamed over (as every
 /// bank is published), gives another stamp.
@@ -81,8 +92,9 @@ pub struct AtomicFile {
 impl AtomicFile {
     /// Refuses `dest` if its directory cannot be looked at (it does not exist, say), if it
     /// exists and is not a regular file (renaming over a device such as `/dev/null`, a pipe
-    /// or a directory would replace it), or if it exists and `replace` is not set. Call it
-    /// before any work whose result is to go there.
+    /// or a directory would replace it), if it exists and `replace` is not set, or if it is
+    /// a symbolic link to nothing (renaming would replace the link). Call it before any
+    /// work whose result is to go there.
     pub fn check(dest: &Path, replace: bool) -> Result<()> {
         // A directory that is not there: its error names the cause as the system does.
         std::fs::metadata(dir_of(dest))
@@ -100,13 +112,22 @@ impl AtomicFile {
                     dest.display()
                 );
             }
+        } else if let Ok(target) = std::fs::read_link(dest) {
+            bail!(
+                "{} is a symbolic link to {}, which is not there; name a file",
+                dest.display(),
+                target.display()
+            );
         }
         Ok(())
     }
 
-    /// Starts writing `dest`, after [`AtomicFile::check`].
+    /// Starts writing `dest`, after [`AtomicFile::check`]. A `dest` that is a symbolic link
+    /// to a file is published over that file, and the link stays: renamed over the link, a
+    /// bank kept elsewhere (`bank.csv -> /data/bank.csv`) would be left behind unchanged.
     pub fn create(dest: &Path, replace: bool) -> Result<Self> {
         Self::check(dest, replace)?;
+        let dest = &followed(dest);
         let dir = dir_of(dest);
         let name = dest.file_name().map(|n| n.to_string_lossy().into_owned());
         let prefix = format!(".{}.", name.unwrap_or_default());
@@ -282,6 +303,37 @@ mod tests {
         assert_eq!(fs::read_to_string(&dest).unwrap(), "other\nmore\n");
         // No temporary file is left behind.
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_link_is_followed_to_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let (real, link) = (dir.path().join("real.csv"), dir.path().join("link.csv"));
+        fs::write(&real, "old\n").unwrap();
+        std::os::unix::fs::symlink("real.csv", &link).unwrap();
+        let read = Stamp::of(&link).unwrap();
+        let mut file = AtomicFile::create(&link, true).unwrap().over(read);
+        file.write_all(b"new\n").unwrap();
+        file.commit().unwrap();
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(fs::read_to_string(&real).unwrap(), "new\n");
+        // A link to nothing is refused up front, and stays.
+        let dangling = dir.path().join("dangling.csv");
+        std::os::unix::fs::symlink("gone/x.csv", &dangling).unwrap();
+        let err = AtomicFile::create(&dangling, true).unwrap_err().to_string();
+        assert!(
+            err.ends_with(
+                "dangling.csv is a symbolic link to gone/x.csv, which is not there; name a file"
+            ),
+            "{err}"
+        );
+        assert!(fs::symlink_metadata(&dangling).is_ok());
     }
 
     #[test]

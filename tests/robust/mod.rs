@@ -332,6 +332,54 @@ fn a_bank_carried_on_twice_at_once_keeps_the_first_to_finish() {
     assert_eq!(left.len(), 2, "{left:?}");
 }
 
+/// A bank reached through a symbolic link grows where it is; the link stays a link.
+#[test]
+#[cfg(unix)]
+fn a_bank_behind_a_link_is_carried_on_where_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    fs::create_dir(&data).unwrap();
+    let real = data.join("bank.csv");
+    let link = dir.path().join("bank.csv");
+    bank()
+        .args([
+            "generate",
+            "--count",
+            "3",
+            "--seed",
+            "1",
+            "-q",
+            "-o",
+            path_str(&real),
+        ])
+        .assert()
+        .success();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    std::os::unix::fs::symlink(data.join("bank.csv.json"), dir.path().join("bank.csv.json"))
+        .unwrap();
+    bank()
+        .args([
+            "generate",
+            "--append",
+            path_str(&link),
+            "--count",
+            "2",
+            "--seed",
+            "2",
+            "-q",
+        ])
+        .assert()
+        .success();
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(rows(&fs::read_to_string(&real).unwrap()).len(), 5);
+    verify_passes(&real);
+}
+
 /// A merge over one of its inputs, which another run replaces while the merge reads it:
 /// the merge publishes nothing, and the other run's bank stays.
 #[test]
