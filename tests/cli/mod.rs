@@ -11,7 +11,7 @@ use std::fs;
 use predicates::prelude::*;
 use predicates::str::contains;
 
-use crate::util::{bank, rows, stdout_of};
+use crate::util::{bank, cmd, rows, stdout_of};
 
 fn generate_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec!["generate", "--count", "300", "--seed", "42", "-q"];
@@ -229,7 +229,7 @@ fn bad_input_is_one_line_and_exit_2() {
     // A 25×25 minimal dig would not end: refused by every command that digs.
     for command in ["generate", "bench", "reproduce --seed 1 --index 0"] {
         bank()
-            .args(command.split_whitespace())
+            .args(cmd(command))
             .args(["--size", "25", "--holes", "minimal"])
             .timeout(std::time::Duration::from_secs(20))
             .assert()

@@ -227,6 +227,7 @@ fn malformed_input_gets_a_message_never_a_panic() {
 }
 
 #[test]
+#[cfg(unix)]
 fn file_names_need_not_be_text() {
     use std::ffi::OsStr;
     use std::os::unix::ffi::OsStrExt;
