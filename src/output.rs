@@ -24,7 +24,8 @@ fn dir_of(dest: &Path) -> &Path {
 }
 
 /// Whether `a` and `b` name one place: the same file name in the same directory, however
-/// each path spells it (`bank.csv`, `./bank.csv`, `out/../bank.csv`), whether or not the file
+/// each path spells it (`bank.csv`, `./bank.csv`, `out/../bank.csv`, or a symbolic link to
+/// it, which is written through: see [`AtomicFile::create`]), whether or not the file
 /// exists yet. Paths whose directory cannot be looked at are compared as written.
 pub fn same_place(a: &Path, b: &Path) -> bool {
     match (place(a), place(b)) {
@@ -33,9 +34,14 @@ pub fn same_place(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// Where `path` names a file: its directory's canonical path and its file name.
-fn place(path: &Path) -> Option<(PathBuf, &std::ffi::OsStr)> {
-    Some((std::fs::canonicalize(dir_of(path)).ok()?, path.file_name()?))
+/// Where `path` names a file: its directory's canonical path and its file name, after any
+/// symbolic link to a file.
+fn place(path: &Path) -> Option<(PathBuf, std::ffi::OsString)> {
+    let path = followed(path);
+    Some((
+        std::fs::canonicalize(dir_of(&path)).ok()?,
+        path.file_name()?.to_owned(),
+    ))
 }
 
 /// `path`, or the file it names if it is a symbolic link to one (a dangling link stays as
@@ -372,6 +378,15 @@ mod tests {
             Path::new("/nonexistent/a"),
             Path::new("/nonexistent/b")
         ));
+        // A link to the bank is the bank, as the bank is written through it.
+        #[cfg(unix)]
+        {
+            fs::write(&bank, "").unwrap();
+            let link = sub.join("link.csv");
+            std::os::unix::fs::symlink(&bank, &link).unwrap();
+            assert!(same_place(&link, &bank));
+            assert!(!same_place(&link, &sub.join("bank.csv")));
+        }
     }
 
     #[test]
