@@ -32,7 +32,7 @@ pub struct Generation {
 impl Generation {
     /// Checks that `holes` can be reached on `size` at all; no symmetry. Minimal digs stop
     /// at 16×16: on 25×25, the removal tests of the last clues take millions of branches
-    /// each (see BENCHMARKS.md, "25×25 past 300 holes").
+    /// each (see docs/benchmark-log.md, "25×25 past 300 holes").
     pub fn new(size: Size, holes: Option<Holes>) -> Result<Self, ConfigError> {
         let holes = holes.unwrap_or(Holes::Exact(size.default_holes()));
         let max = size.max_holes();

@@ -152,8 +152,8 @@ fn folded_mul(x: u64, k: u64) -> u64 {
 ///
 /// Buckets, rather than a run of slots from a home slot, keep a key's search on the one
 /// cache line the writer warms more often: near the end of a batch, when the table is
-/// nearly 4/5 full, a run from a home slot often went on past its line (BENCHMARKS.md,
-/// "Cheaper rows and a dedup set in buckets").
+/// nearly 4/5 full, a run from a home slot often went on past its line
+/// (docs/benchmark-log.md, "Cheaper rows and a dedup set in buckets").
 ///
 /// Sized up front for the keys a batch can hold (up to [`KeySet::MAX_PRESIZED`]), the table
 /// does not grow during the batch. A new table is written whole up front, so a batch's set

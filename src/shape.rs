@@ -40,9 +40,9 @@ pub trait Shape: Copy + Debug + Default + Send + Sync + 'static {
     /// and 25×25: a removal stands there only when propagation alone rules out every other
     /// digit in the emptied cell. Deep tests on those sizes take thousands to millions of
     /// branches, while the search by swaps finds clues that go for none (see
-    /// `BENCHMARKS.md`, "Removal tests without branches"). Every puzzle still has exactly
-    /// one solution. Digs to `--holes minimal` never give up a test: their puzzles are
-    /// truly minimal.
+    /// `docs/benchmark-log.md`, "Removal tests without branches"). Every puzzle still has
+    /// exactly one solution. Digs to `--holes minimal` never give up a test: their puzzles
+    /// are truly minimal.
     const REMOVAL_BUDGET: u64;
 
     /// The search engine for grids of this size: [`Generic`] for 4×4, [`Bands`] for 9×9 and

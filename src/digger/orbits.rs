@@ -46,14 +46,14 @@ impl<S: Shape> Digger<S> {
     /// digit. Unbounded, an engine without a base counted the solutions of every puzzle from
     /// its clues, and a 25×25 `rot180` dig to 320 holes took seconds; bounded, such an
     /// engine searches each cell of the orbit instead. 25×25 `rot180` banks at 320 holes
-    /// came 60× as fast so, 16×16 `rot180` banks at 150 holes 3.7× (BENCHMARKS.md).
+    /// came 60× as fast so, 16×16 `rot180` banks at 150 holes 3.7× (docs/benchmark-log.md).
     ///
     /// A dig to an exact target that stops short goes on by swaps of orbits (see the
     /// module docs and [`ORBIT_SWAPS_PER_MISSING_HOLE`]) until it reaches the target, gives
     /// up, or `stop` is set; but not on 4×4, where a dig costs a few searches and swaps
     /// that stand are rare: its caller's next order does better. With swaps, 4×4 banks to
     /// 12 holes (the most a 4×4 puzzle has) came 0.27× as fast by `rot180` orbits and 0.07×
-    /// by `rot90` orbits (BENCHMARKS.md).
+    /// by `rot90` orbits (docs/benchmark-log.md).
     #[allow(clippy::too_many_arguments)]
     pub fn dig_orbits_until<E: Engine<S>, R: RngCore>(
         &mut self,
@@ -256,7 +256,7 @@ impl<S: Shape> Digger<S> {
     /// leaves it one hole past the target or one short) puts the centre back for a pair,
     /// and a swap of pairs for pairs never would: `generate --symmetry rot180 --holes 50
     /// --count 300 --threads 1 --seed 5` missed the target in no dig so, and in 609 with
-    /// swaps of equal sizes alone (BENCHMARKS.md).
+    /// swaps of equal sizes alone (docs/benchmark-log.md).
     fn swap_orbit<E: Engine<S>, R: RngCore>(
         &mut self,
         job: &mut Job<'_, S, E, R>,

@@ -17,7 +17,7 @@
 //! known needs. Such a retry stands no more often than a swap of a fresh clue (47% of the
 //! searched swaps of a hard band's walks at 55 holes, either way), but walks that retry
 //! cost less: without retries, hard banks at 55 and 58 holes took 5.8% and 2.8% more
-//! instructions, and a medium bank at 50 holes 1.9% more (BENCHMARKS.md).
+//! instructions, and a medium bank at 50 holes 1.9% more (docs/benchmark-log.md).
 //! The caller may also send the walk back to the last puzzle it marked as a base ([`Step`]),
 //! away from a region it does not want.
 

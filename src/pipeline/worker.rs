@@ -143,7 +143,7 @@ impl Chunk {
 /// buffers its next chunks reuse. Freed by the writer and allocated anew by the workers,
 /// chunk buffers could go back to the system between ranges and come back as fresh pages:
 /// one run in five of a one-thread batch of 8,000,000 complete 9×9 grids took 407,160 page
-/// faults and 0.9 s in the kernel (BENCHMARKS.md, "Chunk buffers reused").
+/// faults and 0.9 s in the kernel (docs/benchmark-log.md, "Chunk buffers reused").
 pub(super) struct Worker<S: Shape> {
     generator: Generator<S>,
     formatter: RowFormatter,
