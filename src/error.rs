@@ -29,8 +29,11 @@ pub enum GridError {
     },
 }
 
-/// A search ran into a contradiction: the hot path's zero-sized dead end.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A search ran into a contradiction: the hot path's zero-sized dead end. Callers of
+/// [`rate`](crate::rating::rate) get it for a puzzle with no solution, as an error `?` can
+/// pass on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[error("the puzzle has no solution")]
 pub struct Unsolvable;
 
 /// A combination of parameters that cannot work, found before any work starts.

@@ -8,6 +8,35 @@
 //!
 //! Sizes 4×4, 9×9, 16×16 and 25×25 share one generic core: code over `S: `[`Shape`] is
 //! compiled once per size, and [`with_shape!`] picks the size once per run.
+//!
+//! # Example
+//!
+//! One attempt of a seeded batch, outside the pipeline: the puzzle that `sudoku-bank
+//! reproduce --seed 7 --index 1234 --holes 55` prints (and `generate --seed 7 --holes 55`
+//! writes for attempt 1234), checked with a search engine and rated.
+//!
+//! ```
+//! use sudoku_bank::stats::Work;
+//! use sudoku_bank::{Engine, Generator, Grid, Holes, Nine, Solver, rating};
+//!
+//! let mut generator = Generator::<Nine>::new(Holes::Exact(55));
+//! let made = generator
+//!     .attempt(7, 1234, &mut Work::default())
+//!     .expect("this attempt reaches 55 holes");
+//! let text = "5.8...4....16........74...96...3.......9......7.1.6.8.8......4513.46.2.8..7...1..";
+//! assert_eq!(made.puzzle, Grid::<Nine>::parse(text)?);
+//! assert_eq!(made.puzzle.holes(), 55);
+//!
+//! // Exactly one solution, the one the attempt filled.
+//! let mut solver = Solver::<Nine>::new();
+//! assert_eq!(solver.count_solutions(&made.puzzle, 2), 1);
+//! assert_eq!(solver.solution(), made.solution);
+//!
+//! // As a person solves it: Sudoku Explainer's 2.0, a direct hidden pair.
+//! let rated = rating::rate(&made.puzzle)?;
+//! assert_eq!((rated.tenths(), rated.level().name()), (20, "medium"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![deny(missing_docs)]
 
 /// Writes a line to stderr, as `eprintln!` does, without panicking when it cannot: a summary,

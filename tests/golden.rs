@@ -114,3 +114,29 @@ fn readme_banks_by_level_are_current() {
     }
     assert_eq!(shown, made, "README.md \"Banks by level\" is out of date");
 }
+
+/// The README's library example is the crate's own (`src/lib.rs`), which `cargo test` runs
+/// as a doctest: the two stay the same code.
+#[test]
+fn readme_library_example_is_the_crate_example() {
+    let readme = include_str!("../README.md");
+    let start = readme
+        .find("```rust\n")
+        .expect("README.md shows a Rust example")
+        + "```rust\n".len();
+    let shown = &readme[start..start + readme[start..].find("```").unwrap()];
+    let crate_docs: String = include_str!("../src/lib.rs")
+        .lines()
+        .filter_map(|line| line.strip_prefix("//!"))
+        .map(|line| line.strip_prefix(' ').unwrap_or(line))
+        .skip_while(|line| *line != "```")
+        .skip(1)
+        .take_while(|line| *line != "```")
+        .filter(|line| !line.starts_with("# "))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    assert_eq!(
+        shown, crate_docs,
+        "README.md \"As a library\" is out of date"
+    );
+}
