@@ -110,6 +110,12 @@ impl Rating {
 /// Rates `puzzle`; fails when its clues contradict each other or a step finds a
 /// contradiction (a puzzle with no solution).
 ///
+/// A rating is for a puzzle with exactly one solution, which the `rate` command checks
+/// first ([`Engine::count_solutions`](crate::Engine::count_solutions) up to 2 gives 1). On
+/// a puzzle with more it means little: the path stalls where the solutions part
+/// ([`Rating::finished`] false, reported as 5.0 or more), or a technique that assumes one
+/// solution (unique rectangles, BUG) picks one of them.
+///
 /// It takes the SE path a run at a time: every step rated 2.5 or below only places digits,
 /// and the path takes all of them (they come before any step that eliminates) and reaches
 /// the same grid whatever their order (see [`placement_rating`]). So each run of them is

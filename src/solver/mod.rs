@@ -30,8 +30,9 @@ pub trait Engine<S: Shape>: Send + std::fmt::Debug {
     /// A new engine.
     fn new() -> Self;
 
-    /// Counts the solutions of `puzzle`, stopping at `limit`. A puzzle whose clues clash
-    /// has 0. After a count of at least 1, [`Engine::solution`] holds the first one found.
+    /// Counts the solutions of `puzzle`, stopping at `limit` (a limit of 0 stops at the
+    /// first, as 1 does). A puzzle whose clues clash has 0. After a count of at least 1,
+    /// [`Engine::solution`] holds the first one found.
     fn count_solutions(&mut self, puzzle: &Grid<S>, limit: usize) -> usize;
 
     /// True when `puzzle` has a solution whose `cell` is not `digit` (`cell` empty in
