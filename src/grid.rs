@@ -76,9 +76,15 @@ impl<S: Shape> Grid<S> {
         self.cells[cell]
     }
 
-    /// Puts `digit` (0 to empty the cell) in `cell`.
+    /// Puts `digit` (0 to empty the cell, else 1 to `N`) in `cell`. Digits past `N` are
+    /// caught in debug builds only: this is on every hot path.
     #[inline(always)]
     pub fn set(&mut self, cell: usize, digit: Digit) {
+        debug_assert!(
+            usize::from(digit) <= S::N,
+            "digit {digit} on a {0}×{0} grid",
+            S::N
+        );
         self.cells[cell] = digit;
     }
 
