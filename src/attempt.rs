@@ -73,6 +73,8 @@ pub struct Generator<S: Shape> {
 
 impl<S: Shape> Generator<S> {
     /// A generator of puzzles dug to `holes` (exactly 0: complete grids), any pattern.
+    /// [`Generation::new`] checks a target first: past [`Shape::MAX_HOLES`] every attempt
+    /// gives `None`, and a minimal dig of a 25×25 grid may not end.
     pub fn new(holes: Holes) -> Self {
         Generator {
             solver: Solver::<S>::new(),
