@@ -85,10 +85,8 @@ impl GenerationArgs {
         let generation = Generation::new(self.size.unwrap_or(Size::Nine), self.holes)?;
         // A puzzle with a hole needs a step: a full house (1.0) at least.
         let lowest = SeTechnique::FullHouse.tenths();
-        if let Some(band) = band
-            && band.max_tenths < lowest
-            && generation.holes != Holes::Exact(0)
-        {
+        let dug = generation.holes != Holes::Exact(0);
+        if let Some(band) = band.filter(|band| band.max_tenths < lowest && dug) {
             return Err(ConfigError::BandBelowRater {
                 max: tenths_text(band.max_tenths),
                 lowest: tenths_text(lowest),
