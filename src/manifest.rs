@@ -8,7 +8,7 @@ use std::time::SystemTime;
 use anyhow::{Context, Result, anyhow, bail};
 use serde::{Deserialize, Serialize};
 
-use crate::config::{Generation, Job, Shard};
+use crate::config::{Dedup, Generation, Job, Shard};
 use crate::input::Input;
 use crate::output::AtomicFile;
 use crate::pipeline::{Outcome, Status};
@@ -243,11 +243,13 @@ struct Command {
     command: String,
 }
 
-/// What is read of a merge's manifest: the bands of the batches it merged.
+/// What is read of a merge's manifest: the bands of the batches it merged, and how it
+/// recognised duplicates.
 #[derive(Deserialize)]
 struct Merged {
     #[serde(default)]
     bands: Vec<SeedBand>,
+    dedup: Option<Dedup>,
 }
 
 /// The difficulty band of a batch, by the batch's seed: what a merged bank keeps of its
@@ -279,6 +281,54 @@ pub fn batch_bands(bank: &Path) -> Vec<SeedBand> {
             .collect(),
         Ok(Written::Merged(merged)) => merged.bands,
         Err(_) => Vec::new(),
+    }
+}
+
+/// How a bank's rows were deduplicated, as its manifest says.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum RowsDedup {
+    /// Not known: there is no manifest, or it cannot be read.
+    #[default]
+    Unknown,
+    /// By the batch each row belongs to, by the batch's seed: `generate --dedup`.
+    ByBatch(Vec<(u64, Dedup)>),
+    /// One mode for every row: `merge --dedup`.
+    All(Dedup),
+}
+
+impl RowsDedup {
+    /// How the row of the batch of `seed` (if the row gives one) was deduplicated; `None`
+    /// when not known.
+    pub fn of(&self, seed: Option<u64>) -> Option<Dedup> {
+        match self {
+            RowsDedup::Unknown => None,
+            RowsDedup::ByBatch(batches) => seed.and_then(|seed| {
+                batches
+                    .iter()
+                    .find(|&&(batch, _)| batch == seed)
+                    .map(|&(_, dedup)| dedup)
+            }),
+            RowsDedup::All(dedup) => Some(*dedup),
+        }
+    }
+}
+
+/// How the rows of the bank at `bank` were deduplicated, from its manifest: by batch for a
+/// bank `generate` wrote, one mode for a bank `merge` wrote; [`RowsDedup::Unknown`] when
+/// there is no manifest or it cannot be read.
+pub fn rows_dedup(bank: &Path) -> RowsDedup {
+    match Manifest::read_any(bank) {
+        Ok(Written::Generated(manifest)) => RowsDedup::ByBatch(
+            manifest
+                .batches
+                .iter()
+                .map(|batch| (batch.parameters.seed, batch.parameters.dedup))
+                .collect(),
+        ),
+        Ok(Written::Merged(Merged {
+            dedup: Some(dedup), ..
+        })) => RowsDedup::All(dedup),
+        Ok(Written::Merged(_)) | Err(_) => RowsDedup::Unknown,
     }
 }
 

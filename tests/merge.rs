@@ -84,8 +84,15 @@ fn shard_and_merge(
 fn merged_shards_are_the_one_machine_bank() {
     let dir = tempfile::tempdir().unwrap();
     // 4×4 at 8 holes repeats puzzles often, across shards too; 9×9 does not.
-    let cases: [(Vec<&str>, u64, u64, &str); 4] = [
+    let cases: [(Vec<&str>, u64, u64, &str); 5] = [
         (cmd("--size 4 --holes 8 --seed 3"), 3, 60, "given"),
+        // A batch that keeps duplicates: its shards merge with its own dedup, not exact.
+        (
+            cmd("--size 4 --holes 0 --seed 87 --dedup none"),
+            2,
+            50,
+            "given",
+        ),
         (cmd("--seed 11 --holes 45"), 4, 200, "slurm"),
         (cmd("--seed 12 --threads 1"), 2, 150, "k8s"),
         (
@@ -107,7 +114,67 @@ fn merged_shards_are_the_one_machine_bank() {
             whole,
             "{params:?} in {shards} shards ({how})"
         );
+        stdout_of(&["verify", dir.path().join("merged.csv").to_str().unwrap()]);
     }
+}
+
+/// `verify` holds each row to the dedup its manifest records: a batch or merge with
+/// `--dedup none` keeps repeated puzzles, and one by exact text keeps equivalent ones, even
+/// in a bank with a `canon_id` column. Without a manifest it refuses both, as before.
+#[test]
+fn verify_keeps_to_the_dedup_a_bank_was_made_with() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let distinct = |name: &str, column: usize| {
+        let text = fs::read_to_string(d.join(name)).unwrap();
+        let rows = rows(&text);
+        let values: std::collections::HashSet<&String> = rows.iter().map(|r| &r[column]).collect();
+        (values.len(), rows.len())
+    };
+    // 4×4 complete grids repeat within 50 attempts.
+    run_in(
+        d,
+        cmd("generate -q --size 4 --holes 0 --seed 87 --count 50 --dedup none -o n.csv"),
+    );
+    let (puzzles, rows_n) = distinct("n.csv", 4);
+    assert!(puzzles < rows_n, "the bank repeats a puzzle");
+    stdout_of(&["verify", "--provenance", d.join("n.csv").to_str().unwrap()]);
+    // The same rows without their manifest: `verify` cannot know they may repeat.
+    let bare = |name: &str, reason: &str| {
+        fs::copy(d.join(name), d.join("bare.csv")).unwrap();
+        bank()
+            .arg("verify")
+            .arg(d.join("bare.csv"))
+            .assert()
+            .code(1)
+            .stdout(contains(reason));
+    };
+    bare("n.csv", "duplicate of row");
+    // Canonical banks merged by exact text, or keeping every row, hold equivalent puzzles.
+    for seed in ["1", "2"] {
+        let out = format!("c{seed}.csv");
+        let mut args = cmd("generate -q --size 4 --holes 8 --count 30 --dedup canonical");
+        args.extend(["--seed", seed, "-o", &out]);
+        run_in(d, &args);
+    }
+    for dedup in ["exact", "none"] {
+        let out = format!("m-{dedup}.csv");
+        run_in(
+            d,
+            [
+                "merge", "-q", "--dedup", dedup, "c1.csv", "c2.csv", "-o", &out,
+            ],
+        );
+        let (forms, rows_m) = distinct(&out, 8);
+        assert!(
+            forms < rows_m,
+            "merge --dedup {dedup} keeps equivalent puzzles"
+        );
+        stdout_of(&["verify", d.join(&out).to_str().unwrap()]);
+    }
+    run_in(d, cmd("merge -q c1.csv c2.csv -o m-canonical.csv"));
+    stdout_of(&["verify", d.join("m-canonical.csv").to_str().unwrap()]);
+    bare("m-exact.csv", "equivalent to row");
 }
 
 #[test]

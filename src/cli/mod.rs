@@ -78,7 +78,8 @@ pub struct MergeArgs {
     out: PathBuf,
     /// How duplicate puzzles are recognised: exact text, or canonical form (equivalent
     /// puzzles; adds a canon_id column if the inputs lack one); none keeps every row.
-    /// [default: canonical for banks with a canon_id column, exact for others]
+    /// [default: for shards, their batches' own; else canonical for banks with a canon_id
+    /// column, exact for others]
     #[arg(long, value_enum)]
     dedup: Option<DedupArg>,
     /// Stop after N rows (exit 1 if the inputs hold fewer distinct puzzles).

@@ -237,7 +237,7 @@ pub fn merge(config: &MergeConfig) -> Result<Exit> {
     let groups = groups(&sources)?;
     let (size, size_text) = first_size(&sources)?;
     let has_canon_id = sources[0].reader.header().iter().any(|c| c == CANON_COLUMN);
-    let dedup = dedup_of(config, has_canon_id, size)?;
+    let dedup = dedup_of(config, &sources, has_canon_id, size)?;
     let add_canon_id = dedup == Dedup::Canonical && !has_canon_id;
     let mut out = AtomicFile::create(&config.output, config.force)?;
     if let Some(read) = read {
@@ -276,14 +276,30 @@ pub fn merge(config: &MergeConfig) -> Result<Exit> {
     })
 }
 
-/// The dedup of a merge: as asked, else canonical for inputs with a `canon_id` column and
-/// exact for others. An error when canonical forms do not cover the inputs' size.
-fn dedup_of(config: &MergeConfig, has_canon_id: bool, size: Size) -> Result<Dedup> {
-    let dedup = config.dedup.unwrap_or(if has_canon_id {
-        Dedup::Canonical
-    } else {
-        Dedup::Exact
-    });
+/// The dedup of a merge: as asked; else, for inputs that are all shards of batches of one
+/// dedup mode, that mode, so that the shards of one batch merge to the bank one machine
+/// writes (duplicates and all, for a batch with `--dedup none`); else canonical for inputs
+/// with a `canon_id` column and exact for others. An error when canonical forms do not
+/// cover the inputs' size.
+fn dedup_of(
+    config: &MergeConfig,
+    sources: &[Source],
+    has_canon_id: bool,
+    size: Size,
+) -> Result<Dedup> {
+    let shards: Option<Vec<Dedup>> = sources
+        .iter()
+        .map(|source| source.shard.map(|shard| shard.batch.2))
+        .collect();
+    let batches = shards.filter(|modes| modes.windows(2).all(|pair| pair[0] == pair[1]));
+    let dedup = config
+        .dedup
+        .or_else(|| batches.and_then(|modes| modes.first().copied()))
+        .unwrap_or(if has_canon_id {
+            Dedup::Canonical
+        } else {
+            Dedup::Exact
+        });
     if dedup == Dedup::Canonical {
         crate::canon::supported(size).map_err(|e| anyhow!("--dedup canonical: {e}"))?;
     }

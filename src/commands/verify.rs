@@ -14,7 +14,7 @@ use crate::config::{Dedup, Generation, Holes};
 use crate::grid::Grid;
 use crate::hash::{dedup_key, puzzle_id_hex};
 use crate::input::Input;
-use crate::manifest::{SeedBand, batch_bands};
+use crate::manifest::{RowsDedup, SeedBand, batch_bands, rows_dedup};
 use crate::output;
 use crate::rating::{Band, Rating, rate};
 use crate::shape::{Shape, Size};
@@ -24,9 +24,12 @@ use crate::symmetry::Symmetry;
 
 /// Checks the bank at `path`: every row parses, has the right sizes and counts, a valid
 /// solution that agrees with its clues and is the puzzle's only one, a matching id, no
-/// duplicate puzzle, the size of the first row, and an index above the previous row's of the
-/// same seed (an appended batch starts its own run of indices); with `provenance`, that it
-/// regenerates from its seed and index. Writes `row K: reason` to stdout for each bad row.
+/// duplicate puzzle (nor, with a `canon_id` column, two equivalent ones) unless the
+/// manifest says the row's batch or merge kept them (`--dedup none`, or `exact` for
+/// equivalent puzzles), the size of the first row, and an index above the previous row's of
+/// the same seed (an appended batch starts its own run of indices); with `provenance`, that
+/// it regenerates from its seed and index. Writes `row K: reason` to stdout for each bad
+/// row.
 ///
 /// The bank is streamed: what is kept per row is its puzzle's 16-byte key and row number.
 pub fn verify(path: &Path, provenance: bool, quiet: bool) -> Result<Exit> {
@@ -40,7 +43,7 @@ pub fn verify(path: &Path, provenance: bool, quiet: bool) -> Result<Exit> {
         }
         bands
     });
-    let (rows, bad) = check_bank(reader, bands.as_ref(), &mut out)?;
+    let (rows, bad) = check_bank(reader, bands.as_ref(), &rows_dedup(path), &mut out)?;
     out.flush()?;
     if !quiet {
         crate::message!(
@@ -64,13 +67,19 @@ pub type BatchBands = HashMap<u64, Vec<Band>>;
 /// Checks every row `reader` gives, as [`verify`] does, writing `row K: reason` to `out`
 /// for each bad row; returns the rows checked and how many were bad. With `provenance`, it
 /// also regenerates each row, a rated one with the band its batch had when `provenance`
-/// knows it.
+/// knows it. A row that repeats an earlier row's puzzle is bad unless `dedup` says its
+/// batch kept duplicates; where `dedup` does not know, as if deduplicated by text, or by
+/// canonical form in a bank with a `canon_id` column.
 pub fn check_bank<R: io::Read>(
     mut reader: BankReader<R>,
     provenance: Option<&BatchBands>,
+    dedup: &RowsDedup,
     out: &mut impl Write,
 ) -> Result<(u64, u64)> {
-    let mut checker = Checker::default();
+    let mut checker = Checker {
+        dedup: dedup.clone(),
+        ..Checker::default()
+    };
     let mut record = csv::StringRecord::new();
     let (mut rows, mut bad) = (0u64, 0u64);
     loop {
@@ -101,6 +110,8 @@ struct Checker {
     size: Option<Size>,
     /// Row number of each canonical form seen, in banks with a `canon_id` column.
     forms: HashMap<u128, u64>,
+    /// How the rows were deduplicated.
+    dedup: RowsDedup,
     canonicalizer: Canonicalizer,
 }
 
@@ -131,11 +142,14 @@ impl Checker {
         else {
             return problems;
         };
-        if let Some(first) = self.seen.insert(dedup_key(&text), row) {
+        let dedup = self.dedup.of(seed);
+        let repeated = self.seen.insert(dedup_key(&text), row);
+        if let Some(first) = repeated.filter(|_| dedup != Some(Dedup::None)) {
             problems.push(format!("duplicate of row {first}"));
         }
         if let Some(canon_id) = reader.canon_id(record) {
-            self.check_canon_id(canon_id, size, &text, row, &mut problems);
+            let distinct = dedup.is_none_or(|dedup| dedup == Dedup::Canonical);
+            self.check_canon_id(canon_id, size, &text, (row, distinct), &mut problems);
         }
         let symmetry = reader
             .symmetry(record)
@@ -203,15 +217,16 @@ impl Checker {
         Some(size)
     }
 
-    /// A bank deduplicated by canonical form: the canon_id is the form's, and no two rows
-    /// are equivalent. (Clues that conflict are reported by [`check_grids`], and have no
-    /// canonical form to check.)
+    /// A bank with a `canon_id` column: the canon_id is the form's, and when the row is
+    /// to be `distinct` (deduplicated by canonical form), no earlier row is equivalent.
+    /// (Clues that conflict are reported by [`check_grids`], and have no canonical form to
+    /// check.)
     fn check_canon_id(
         &mut self,
         canon_id: &str,
         size: Size,
         text: &str,
-        row: u64,
+        (row, distinct): (u64, bool),
         problems: &mut Vec<String>,
     ) {
         let canon = crate::with_shape!(size, S => {
@@ -234,7 +249,7 @@ impl Checker {
                     ));
                 }
                 match self.forms.insert(dedup_key(&canon), row) {
-                    Some(first) if first != row => {
+                    Some(first) if first != row && distinct => {
                         problems.push(format!("equivalent to row {first}"));
                     }
                     _ => {}

@@ -7,6 +7,7 @@ use proptest::prelude::*;
 use sudoku_bank::bank::BankReader;
 use sudoku_bank::commands::check_bank;
 use sudoku_bank::input::LineLimit;
+use sudoku_bank::manifest::RowsDedup;
 use sudoku_bank::{Four, Grid, Nine, Sixteen, TwentyFive};
 
 use super::path_str;
@@ -273,7 +274,7 @@ fn read_as_bank(bytes: &[u8]) {
         return;
     };
     let mut report = Vec::new();
-    if let Ok((rows, bad)) = check_bank(reader, None, &mut report) {
+    if let Ok((rows, bad)) = check_bank(reader, None, &RowsDedup::Unknown, &mut report) {
         assert!(bad <= rows);
         assert_eq!(report.iter().filter(|&&b| b == b'\n').count() as u64, bad);
     }
