@@ -448,6 +448,11 @@ fn bulk_ratings_are_the_raters() {
     for holes in [50, 55, 58] {
         puzzles.extend(dug::<Nine>(holes, 300));
     }
+    // SE's path takes a grouped turbot fish (4.3) after the first of this puzzle's
+    // XY-Wings (4.2): taken all at once, the XY-Wings rated it 4.2.
+    let turbot_after_wing =
+        "..........2.7.3...784.5.2..8..6.......9....75.5...2...6.754...9....3..8..9.26.7..";
+    puzzles.push(Grid::parse(turbot_after_wing).unwrap());
     let seen = check(&puzzles);
     eprintln!("9×9 up to 2.5, 2.6 to 4.4, above: {seen:?}");
     assert!(seen.iter().all(|&n| n > 300), "{seen:?}");

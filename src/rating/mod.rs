@@ -132,8 +132,9 @@ enum Path {
     /// One at a time, the first the easiest technique finds: SE's path.
     Stepwise,
     /// Every elimination the easiest technique finds at once, for techniques up to
-    /// [`BULK_UP_TO`]; one at a time above it. The rating is SE's (see [`rate_in`]); the
-    /// steps are not, and the hardest technique may be another of the same rating.
+    /// [`BULK_UP_TO`] but those SE's list tries after a harder one ([`in_bulk`]); one at a
+    /// time otherwise. The rating is SE's (see [`rate_in`]); the steps are not, and the
+    /// hardest technique may be another of the same rating.
     Bulk,
 }
 
@@ -148,6 +149,23 @@ enum Path {
 /// they take. Not so the unique rectangle above it, whose corners can be filled before it
 /// is seen.
 const BULK_UP_TO: SeTechnique = SeTechnique::XyzWing;
+
+/// Whether [`Path::Bulk`] takes every elimination of the `k`th technique of `techniques`
+/// (SE's list) at once: one up to [`BULK_UP_TO`] that no technique before it in the list
+/// outrates. After one elimination, SE's path tries the techniques before it again, and one
+/// rated higher that applies there rates the puzzle higher, where taking them all at once
+/// may never meet it. So XY-Wings (4.2), which the list tries after the empty rectangles
+/// and grouped turbot fish (4.3), go one at a time: in bulk,
+/// `..........2.7.3...784.5.2..8..6.......9....75.5...2...6.754...9....3..8..9.26.7..`
+/// came out 4.2, where SE's path takes a grouped turbot fish after its first XY-Wing and
+/// rates it 4.3.
+fn in_bulk<S: Shape>(techniques: &[(SeTechnique, Search<S>)], k: usize) -> bool {
+    let (technique, _) = techniques[k];
+    technique <= BULK_UP_TO
+        && techniques[..k]
+            .iter()
+            .all(|&(earlier, _)| earlier.tenths() <= technique.tenths())
+}
 
 /// The harder of two steps: the one rated higher, or the later in SE's list.
 fn harder(a: Option<SeTechnique>, b: Option<SeTechnique>) -> Option<SeTechnique> {
@@ -312,7 +330,7 @@ fn eliminating_step<S: Shape>(
         if scope.is_empty() {
             continue;
         }
-        let all = path == Path::Bulk && technique <= BULK_UP_TO;
+        let all = path == Path::Bulk && in_bulk(&techniques, k);
         let mut chosen: Option<S::Cells<u32>> = None;
         search.run(logic, scope.digits, scope.units, &mut |_, removal, _| {
             match &mut chosen {
