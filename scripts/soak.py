@@ -35,7 +35,7 @@ def run(args):
 
 
 def draw(rnd):
-    """A generate flag combination: (flags without --count/--seed, size, flags by name)."""
+    """A generate flag combination: its flags (without --count and --seed), and them by name."""
     size = rnd.choice([4, 9, 9, 9, 16])
     holes = {4: rnd.choice([0, 4, 8, 10, 12]), 9: rnd.choice([0, 30, 45, 50, 55, 58]),
              16: rnd.choice([0, 80, 120, 150])}[size]
