@@ -15,9 +15,11 @@
 //! from a few word operations at once, where the closure's grid of candidates looks unit by
 //! unit and cell by cell.
 //!
-//! A fill proves that the puzzle has a solution, and only one, so what it concludes holds for
-//! any puzzle. A clash (a unit given a digit twice) or a stall concludes nothing: the rater's
-//! own path decides those.
+//! The singles are placed in rounds, each digit in turn taking every cell its rules give it
+//! at once, without a branch on what they find; a clash (a unit given a digit twice) is
+//! looked for once, when the rounds end. A fill without one proves that the puzzle has a
+//! solution, and only one, so what it concludes holds for any puzzle. A clash or a stall
+//! concludes nothing: the rater's own path decides those.
 
 use super::{Band, Fit};
 use crate::grid::{Digit, Grid};
@@ -167,6 +169,49 @@ fn lone_in_columns(x: Board) -> Board {
     [x[0] & columns, x[1] & columns]
 }
 
+/// Each band's rows that hold a cell of `x`, as the first cell of the row in its band's
+/// first box (bit `3i` of each band).
+#[inline(always)]
+fn rows_holding(x: u64) -> u64 {
+    let boxes = (x | x >> 9 | x >> 18) & FIRST_BOXES;
+    (boxes | boxes >> 1 | boxes >> 2) & ROW_FIRSTS
+}
+
+/// The columns of the grid that hold a cell of `x`, as the cells of the first band's first
+/// row (bit `9j + k`).
+#[inline(always)]
+fn columns_holding(x: Board) -> u64 {
+    let [top, bottom] = x.map(|x| (x | x >> 3 | x >> 6) & FIRST_ROWS);
+    (top | top >> 32 | bottom) & BAND
+}
+
+/// The cells that share a unit with a cell of `x` (the cells of `x` among them).
+#[inline(always)]
+fn seen(x: Board) -> Board {
+    // A column's cells from its first: copies three rows of a box apart.
+    let columns = both_bands(columns_holding(x).wrapping_mul(lanes(1, 3, 3)));
+    let mut seen = x.map(|x| {
+        let boxes = boxes_holding(x) >> 8;
+        // A row's cells in the first box from its first cell, then in all three boxes.
+        let rows = (rows_holding(x) * 7).wrapping_mul(lanes(1, 9, 3));
+        ((boxes << 9) - boxes) | rows | columns
+    });
+    seen[1] &= BAND;
+    seen
+}
+
+/// How many rows, columns and boxes hold a cell of `x`.
+#[inline(always)]
+fn covered(x: Board) -> [u32; 3] {
+    let rows = x.map(|x| rows_holding(x).count_ones());
+    let boxes = x.map(|x| boxes_holding(x).count_ones());
+    [
+        rows[0] + rows[1],
+        columns_holding(x).count_ones(),
+        boxes[0] + boxes[1],
+    ]
+}
+
 /// The levels of singles, each with the techniques of those before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Level {
@@ -198,9 +243,6 @@ struct Singles {
     cand: [Board; 9],
     /// Open cells.
     open: Board,
-    /// Each digit's places when hidden singles last looked at them at this level: until
-    /// they change, the same look finds nothing new.
-    looked: [Board; 9],
     /// The cells each digit fills, clues and placements.
     placed: [Board; 9],
     /// The puzzle's empty cells.
@@ -218,9 +260,6 @@ fn and(a: Board, b: Board) -> Board {
 fn is_empty(a: Board) -> bool {
     a[0] | a[1] == 0
 }
-
-/// A board no look leaves: it has cells off the grid.
-const NEVER: Board = [u64::MAX; 2];
 
 impl Singles {
     /// The grid of a 9×9 puzzle; `None` when two clues clash.
@@ -260,7 +299,6 @@ impl Singles {
         (clash == 0).then(|| Singles {
             cand: seen.map(|seen| [open[0] & !seen[0], open[1] & !seen[1]]),
             open,
-            looked: [NEVER; 9],
             placed: clues,
             empty: open,
         })
@@ -282,100 +320,75 @@ impl Singles {
         grid
     }
 
-    /// Puts digit `d + 1` in `cells`; `None` on a clash.
-    #[inline(always)]
-    fn place(&mut self, d: usize, cells: Board) -> Option<()> {
-        for (word, mut cells) in cells.into_iter().enumerate() {
-            self.open[word] &= !cells;
-            self.placed[d][word] |= cells;
-            while cells != 0 {
-                let bit = cells.trailing_zeros() as usize;
-                cells &= cells - 1;
-                if self.cand[d][word] >> bit & 1 == 0 {
-                    // Two places for the digit in one unit.
-                    return None;
-                }
-                let peers = &PEERS[word][bit];
-                self.cand[d][0] &= !peers[0];
-                self.cand[d][1] &= !peers[1];
-            }
-        }
-        Some(())
-    }
-
-    /// Places the digits that the cells of `cells` hold as their only candidate (a cell
-    /// with none stays open); `None` on a clash, else whether it placed any.
-    fn place_only(&mut self, cells: Board) -> Option<bool> {
-        let mut placed = false;
-        if is_empty(cells) {
-            return Some(placed);
-        }
-        for d in 0..9 {
-            let here = and(and(self.cand[d], self.open), cells);
-            if !is_empty(here) {
-                self.place(d, here)?;
-                placed = true;
-            }
-        }
-        Some(placed)
-    }
-
-    /// Places every naked single; `None` on a clash, else whether it placed any.
-    fn naked(&mut self) -> Option<bool> {
-        let (mut once, mut twice) = ([0; 2], [0; 2]);
-        for cand in &mut self.cand {
-            for word in 0..2 {
-                cand[word] &= self.open[word];
-                twice[word] |= once[word] & cand[word];
-                once[word] |= cand[word];
-            }
-        }
-        let singles = [0, 1].map(|word| self.open[word] & once[word] & !twice[word]);
-        self.place_only(singles)
-    }
-
-    /// Places the full houses and hidden singles of `level` (naked singles are
-    /// [`Singles::naked`]'s), one digit after the other, each until it has no more and
-    /// seeing what those before it placed; `None` on a clash, else whether it placed any.
-    fn sweep(&mut self, level: Level) -> Option<bool> {
-        let mut placed = false;
+    /// One round of the singles of `level`, digit after digit: each digit takes every cell
+    /// the level's rules give it on the grid as the digits before it left it, at once, and
+    /// its candidates lose those cells' units. Returns whether it placed any. Nothing here
+    /// branches on what a digit finds, so a round does not look for clashes either: two
+    /// places for a digit in one unit show in [`Singles::consistent`] once the rounds end.
+    /// (Over the 20,000 puzzles of `generate --holes 50 --seed 1`, a round that skipped a
+    /// digit whose places had not changed rated them for the medium band in 1.07× the
+    /// time, and one that cleared each placed cell's peers in turn 1.19×.)
+    fn round(&mut self, level: Level) -> bool {
+        let before = self.open;
+        // The cells whose one digit a round places, whatever it is: full houses (those of
+        // boxes are hidden singles in boxes from that level on) and naked singles.
+        let mut sure: Board = [0; 2];
         if level <= Level::Boxes {
-            // The last open cell of each unit: hidden singles in boxes find those of boxes.
-            let mut last = lone_in_columns(self.open);
-            for (last, open) in last.iter_mut().zip(self.open) {
-                *last |= lone_in_rows(open);
+            sure = lone_in_columns(before);
+            for (sure, open) in sure.iter_mut().zip(before) {
+                *sure |= lone_in_rows(open);
                 if level == Level::FullHouse {
-                    *last |= lone_in_boxes(open);
+                    *sure |= lone_in_boxes(open);
                 }
             }
-            placed |= self.place_only(last)?;
         }
-        if level >= Level::Boxes {
-            for d in 0..9 {
-                // A digit placed clears its peers: looked at again, it may have more.
-                loop {
-                    let x = and(self.cand[d], self.open);
-                    if x == self.looked[d] {
-                        break;
-                    }
-                    self.looked[d] = x;
-                    self.cand[d] = x;
-                    let mut cells = x.map(lone_in_boxes);
+        if level == Level::Naked {
+            let (mut once, mut twice) = ([0; 2], [0; 2]);
+            for cand in &self.cand {
+                for word in 0..2 {
+                    let cand = cand[word] & before[word];
+                    twice[word] |= once[word] & cand;
+                    once[word] |= cand;
+                }
+            }
+            sure = [0, 1].map(|word| before[word] & once[word] & !twice[word]);
+        }
+        let mut open = before;
+        for (cand, placed) in self.cand.iter_mut().zip(&mut self.placed) {
+            let x = and(*cand, open);
+            let mut cells = and(x, sure);
+            if level >= Level::Boxes {
+                let columns = if level >= Level::Lines {
+                    lone_in_columns(x)
+                } else {
+                    [0; 2]
+                };
+                for word in 0..2 {
+                    cells[word] |= lone_in_boxes(x[word]);
                     if level >= Level::Lines {
-                        let columns = lone_in_columns(x);
-                        for word in 0..2 {
-                            cells[word] |= lone_in_rows(x[word]) | columns[word];
-                        }
+                        cells[word] |= lone_in_rows(x[word]) | columns[word];
                     }
-                    if is_empty(cells) {
-                        break;
-                    }
-                    self.place(d, cells)?;
-                    placed = true;
                 }
             }
+            let seen = seen(cells);
+            for word in 0..2 {
+                cand[word] = x[word] & !seen[word];
+                placed[word] |= cells[word];
+                open[word] &= !cells[word];
+            }
         }
-        Some(placed)
+        self.open = open;
+        open != before
+    }
+
+    /// Whether no digit stands twice in a unit, clues and placements alike: each digit
+    /// covers as many rows, columns and boxes as it has cells. (A round places a digit only
+    /// in open cells, so no cell takes two.)
+    fn consistent(&self) -> bool {
+        self.placed.iter().all(|&placed| {
+            let count = placed[0].count_ones() + placed[1].count_ones();
+            covered(placed) == [count; 3]
+        })
     }
 
     /// Fills the grid by the levels of singles the band needs told apart: `Some(Some(fit))`
@@ -399,18 +412,11 @@ impl Singles {
             if level > last {
                 break;
             }
-            // No place a digit had is new to this level's rules.
-            self.looked = [NEVER; 9];
-            // Naked singles, the cheaper look, until they stall; then hidden singles.
-            while !is_empty(self.open) {
-                if level == Level::Naked && self.naked()? {
-                    continue;
-                }
-                if !self.sweep(level)? {
-                    break;
-                }
-            }
+            while !is_empty(self.open) && self.round(level) {}
             if is_empty(self.open) {
+                if !self.consistent() {
+                    return None;
+                }
                 let (low, high) = level.ratings();
                 return Some(Some(if high < band.min_tenths {
                     Fit::Below
@@ -422,7 +428,7 @@ impl Singles {
                 }));
             }
         }
-        Some(None)
+        self.consistent().then_some(None)
     }
 }
 
@@ -477,21 +483,29 @@ mod tests {
     }
 
     /// Holds the singles to the rater's path on `puzzles`, for every band of [`bands`];
-    /// returns how many of the four levels' verdicts the singles gave, of how many.
-    fn agree(puzzles: &[Grid<Nine>]) -> (usize, usize) {
+    /// returns how many of the four levels' verdicts the singles gave, of how many. With
+    /// `solvable` unset, only the rating a band keeps is compared: on a puzzle without a
+    /// solution, the path from what the singles placed may find the contradiction where the
+    /// path from the puzzle stops above the band, and a band keeps neither.
+    fn agree(puzzles: &[Grid<Nine>], solvable: bool) -> (usize, usize) {
+        let kept = |fit: Fit| match fit {
+            Fit::In(tenths) => Some(tenths),
+            Fit::Below | Fit::Above | Fit::Unsolvable => None,
+        };
         let (mut decided, mut asked) = (0, 0);
         for (k, band) in bands().into_iter().enumerate() {
             for puzzle in puzzles {
                 let by_path = fit_by_path(puzzle, band);
-                match fit(puzzle, band) {
-                    Ok(quick) => assert_eq!(quick, by_path, "{puzzle} in {band:?}"),
-                    // The path from what the singles placed places the puzzle alike.
-                    Err(placed) => {
-                        assert_eq!(fit_by_path(&placed, band), by_path, "{puzzle} in {band:?}")
-                    }
+                let quick = fit(puzzle, band);
+                // The path from what the singles placed places the puzzle alike.
+                let by_singles = quick.unwrap_or_else(|placed| fit_by_path(&placed, band));
+                if quick.is_ok() || solvable {
+                    assert_eq!(by_singles, by_path, "{puzzle} in {band:?}");
+                } else {
+                    assert_eq!(kept(by_singles), kept(by_path), "{puzzle} in {band:?}");
                 }
                 if k < 4 {
-                    decided += fit(puzzle, band).is_ok() as usize;
+                    decided += quick.is_ok() as usize;
                     asked += 1;
                 }
             }
@@ -512,8 +526,8 @@ mod tests {
     /// holes; and they tell it for most dug puzzles.
     #[test]
     fn singles_place_puzzles_as_the_path_does() {
-        agree(&shared("se_rated_qqwing.txt", 0));
-        agree(&shared("sudoku_exchange_diabolical.txt", 1));
+        agree(&shared("se_rated_qqwing.txt", 0), true);
+        agree(&shared("sudoku_exchange_diabolical.txt", 1), true);
         let mut dug = Vec::new();
         for holes in (5..=60).step_by(5) {
             let mut generator = crate::Generator::<Nine>::new(crate::Holes::Exact(holes));
@@ -522,11 +536,37 @@ mod tests {
                 dug.extend(generator.attempt(31, index, work).map(|made| made.puzzle));
             }
         }
-        let (decided, asked) = agree(&dug);
+        let (decided, asked) = agree(&dug, true);
         assert!(
             decided * 10 > asked * 7,
             "singles placed {decided} of {asked} dug puzzles"
         );
+        // The same puzzles with one clue changed to a digit none of its peers holds: most
+        // have no solution, and the singles clash on some.
+        let mut rng = crate::rng::attempt_rng(43, 0);
+        let altered: Vec<Grid<Nine>> = dug
+            .iter()
+            .filter_map(|puzzle| {
+                let clues: Vec<usize> = (0..81).filter(|&c| puzzle.get(c) != 0).collect();
+                let cell = clues[rng.random_range(0..clues.len())];
+                let taken = Nine::peers(cell)
+                    .iter()
+                    .fold(1 << puzzle.get(cell), |taken, &p| {
+                        taken | 1 << puzzle.get(p as usize)
+                    });
+                let digit = (1..=9).find(|&d| taken >> d & 1 == 0)?;
+                let mut altered = *puzzle;
+                altered.set(cell, digit);
+                Some(altered)
+            })
+            .collect();
+        agree(&altered, false);
+        let band = Band::of_level(BandLevel::Hard);
+        let clashes = altered
+            .iter()
+            .filter(|p| Singles::new(p.digits()).is_some_and(|mut s| s.fill(band).is_none()))
+            .count();
+        assert!(clashes > 0, "no clash among {} puzzles", altered.len());
     }
 
     /// The lone places of rows, columns and boxes on random boards, against a count of
@@ -553,6 +593,24 @@ mod tests {
                 lone_in_columns(board),
                 board.map(lone_in_boxes),
             ];
+            // The cells that share a unit with a cell of the board, and how many units of
+            // each kind hold one.
+            let seen = seen(board);
+            let mut held = [[false; 9]; 3];
+            for (cell, &set) in cells.iter().enumerate() {
+                let (word, bit) = place_of(cell);
+                let shares = (0..81)
+                    .any(|c| cells[c] && units.iter().any(|unit_of| unit_of(c) == unit_of(cell)));
+                assert_eq!(seen[word] >> bit & 1 == 1, shares, "cell {cell}");
+                for (kind, unit_of) in units.iter().enumerate() {
+                    held[kind][unit_of(cell)] |= set;
+                }
+            }
+            assert_eq!(seen[1] >> 27, 0);
+            assert_eq!(
+                covered(board),
+                held.map(|h| h.iter().filter(|&&h| h).count() as u32)
+            );
             for (unit_of, found) in units.iter().zip(found) {
                 for cell in 0..81 {
                     let alone = cells[cell]
