@@ -333,9 +333,10 @@ impl Banded for Nine {
         row(0) | row(1) << 3 | row(2) << 6
     }
 
+    /// A band holds 27 bits, so the lone rows above them in the table's entry drop out.
     #[inline(always)]
     fn allowed_in(band: u64) -> u64 {
-        band & ALLOWED_CELLS_3[Nine::allowed_index(band)] & low_bits(27)
+        band & ALLOWED_CELLS_3[Nine::allowed_index(band)]
     }
 
     /// Both from one lookup: a lone row is one whose allowed cells lie in one box segment
@@ -351,7 +352,7 @@ impl Banded for Nine {
         // Bit 3k for each box segment k holding two cells or more.
         let several = (band & right | band & far | right & far) & 0x124_9249;
         let lone = band & entry >> 32 & !several.wrapping_mul(7);
-        (band & entry & low_bits(27), lone)
+        (band & entry, lone)
     }
 
     #[inline(always)]
