@@ -9,7 +9,7 @@
 //! allow ([`Banded::allowed_in`]) applies, in one step, hidden singles in the band's rows and boxes
 //! and the band's pointing and claiming eliminations. A row left with one cell places the digit
 //! there: its column is cleared in the other bands and the other digits are cleared from the
-//! cell. A column rule finds digits that a column allows in one band only; naked singles (cells
+//! cell. (On 9×9 the same lookup names those rows: [`Banded::allowed_and_lone`].) A column rule finds digits that a column allows in one band only; naked singles (cells
 //! with one digit left) come from two bit sums across the digits. The search branches on a cell
 //! with the fewest candidates: on 9×9, in the box whose band and stack have the most open
 //! cells; on 16×16, the one whose digits the most of its peers still allow. Cells of two
