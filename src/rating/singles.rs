@@ -16,7 +16,7 @@
 //! unit and cell by cell.
 //!
 //! The singles are placed in rounds, each digit in turn taking every cell its rules give it
-//! at once, without a branch on what they find; a clash (a unit given a digit twice) is
+//! at once, and looking again until it finds none; a clash (a unit given a digit twice) is
 //! looked for once, when the rounds end. A fill without one proves that the puzzle has a
 //! solution, and only one, so what it concludes holds for any puzzle. A clash or a stall
 //! concludes nothing: the rater's own path decides those.
@@ -321,13 +321,12 @@ impl Singles {
     }
 
     /// One round of the singles of `level`, digit after digit: each digit takes every cell
-    /// the level's rules give it on the grid as the digits before it left it, at once, and
-    /// its candidates lose those cells' units. Returns whether it placed any. Nothing here
-    /// branches on what a digit finds, so a round does not look for clashes either: two
-    /// places for a digit in one unit show in [`Singles::consistent`] once the rounds end.
-    /// (Over the 20,000 puzzles of `generate --holes 50 --seed 1`, a round that skipped a
-    /// digit whose places had not changed rated them for the medium band in 1.07× the
-    /// time, and one that cleared each placed cell's peers in turn 1.19×.)
+    /// the level's rules give it on the grid as the digits before it left it (see
+    /// [`Singles::take`]). Returns whether it placed any. A round does not look for clashes:
+    /// two places for a digit in one unit show in [`Singles::consistent`] once the rounds
+    /// end. (Over the 20,000 puzzles of `generate --holes 50 --seed 1`, a round that
+    /// skipped a digit whose places had not changed rated them for the medium band in 1.07×
+    /// the time, and one that cleared each placed cell's peers in turn 1.19×.)
     fn round(&mut self, level: Level) -> bool {
         let before = self.open;
         // The cells whose one digit a round places, whatever it is: full houses (those of
@@ -355,7 +354,24 @@ impl Singles {
         }
         let mut open = before;
         for (cand, placed) in self.cand.iter_mut().zip(&mut self.placed) {
-            let x = and(*cand, open);
+            Self::take(level, sure, cand, placed, &mut open);
+        }
+        self.open = open;
+        open != before
+    }
+
+    /// One digit's turn in a round: it takes every cell of `sure` it may go in and every
+    /// cell the level's rules give it, at once, and its candidates lose those cells'
+    /// units; then it looks again, as its own places may have left it lone places in other
+    /// units, until it finds none. Each look takes what it finds without a branch on it.
+    /// (Against one look a round, looking again took 10.9% fewer instructions for
+    /// `generate --holes 50 --difficulty medium --count 3000 --threads 1 --seed 5`, in 0.55×
+    /// the rounds, and rated the puzzles of `generate --holes 50 --seed 1` for the medium
+    /// band in 0.936× the time.)
+    #[inline(always)]
+    fn take(level: Level, mut sure: Board, cand: &mut Board, placed: &mut Board, open: &mut Board) {
+        loop {
+            let x = and(*cand, *open);
             let mut cells = and(x, sure);
             if level >= Level::Boxes {
                 let columns = if level >= Level::Lines {
@@ -370,15 +386,19 @@ impl Singles {
                     }
                 }
             }
+            if is_empty(cells) {
+                *cand = x;
+                return;
+            }
             let seen = seen(cells);
             for word in 0..2 {
                 cand[word] = x[word] & !seen[word];
                 placed[word] |= cells[word];
                 open[word] &= !cells[word];
             }
+            // What `sure` held is placed or taken by other digits now.
+            sure = [0; 2];
         }
-        self.open = open;
-        open != before
     }
 
     /// Whether no digit stands twice in a unit, clues and placements alike: each digit
