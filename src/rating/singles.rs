@@ -396,7 +396,7 @@ impl Singles {
                 placed[word] |= cells[word];
                 open[word] &= !cells[word];
             }
-            // What `sure` held is placed or taken by other digits now.
+            // Every cell of `sure` this digit may go in is taken now.
             sure = [0; 2];
         }
     }
