@@ -1,4 +1,6 @@
-//! The whole pipeline (fill, dig, dedup, CSV) into a sink, at 1 and 2 threads.
+//! The whole pipeline (fill, dig, dedup, CSV) into a sink, at 1 and 2 threads; and 9×9
+//! batches of a difficulty band beside unrated ones at the same holes, on one thread, for
+//! what a band costs (as `scripts/band-cost.sh` measures it with `sudoku-bank bench`).
 
 use std::io;
 use std::sync::atomic::AtomicBool;
@@ -8,7 +10,21 @@ use sudoku_bank::bank::BankWriter;
 use sudoku_bank::config::{Dedup, Generation, Job};
 use sudoku_bank::pipeline;
 use sudoku_bank::progress::Progress;
+use sudoku_bank::rating::{Band, Level};
 use sudoku_bank::{Holes, Size};
+
+/// Runs a batch of `job` into a sink.
+fn run(job: &Job) {
+    let mut sink = BankWriter::new(io::sink(), &job.generation, job.dedup).expect("sink");
+    pipeline::run(
+        job,
+        pipeline::Existing::default(),
+        &mut sink,
+        &AtomicBool::new(false),
+        &Progress::hidden(),
+    )
+    .expect("sink never fails");
+}
 
 fn batches(c: &mut Criterion) {
     let mut group = c.benchmark_group("pipeline");
@@ -28,20 +44,30 @@ fn batches(c: &mut Criterion) {
                 format!("{size}x{size}_{holes}_holes"),
                 format!("{threads}_threads"),
             );
-            group.bench_function(id, |b| {
-                b.iter(|| {
-                    let mut sink =
-                        BankWriter::new(io::sink(), &job.generation, job.dedup).expect("sink");
-                    pipeline::run(
-                        &job,
-                        pipeline::Existing::default(),
-                        &mut sink,
-                        &AtomicBool::new(false),
-                        &Progress::hidden(),
-                    )
-                    .expect("sink never fails")
-                })
-            });
+            group.bench_function(id, |b| b.iter(|| run(&job)));
+        }
+    }
+    group.finish();
+}
+
+/// Banded batches and unrated ones at the same holes: the ratio of their times is what the
+/// band costs.
+fn bands(c: &mut Criterion) {
+    let mut group = c.benchmark_group("band");
+    for (level, holes, count) in [
+        (Level::Easy, 40, 3000),
+        (Level::Medium, 50, 3000),
+        (Level::Hard, 55, 300),
+    ] {
+        group.throughput(Throughput::Elements(count));
+        for band in [Some(Band::of_level(level)), None] {
+            let generation = Generation::new(Size::Nine, Some(Holes::Exact(holes)))
+                .expect("valid target")
+                .with_difficulty(band);
+            let job = Job::new(generation, count, 1, 1, Dedup::Exact, None).expect("valid job");
+            let rated = if band.is_some() { "rated" } else { "unrated" };
+            let id = BenchmarkId::new(format!("{level}_{holes}_holes"), rated);
+            group.bench_function(id, |b| b.iter(|| run(&job)));
         }
     }
     group.finish();
@@ -50,6 +76,6 @@ fn batches(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = batches
+    targets = batches, bands
 }
 criterion_main!(benches);

@@ -10,7 +10,7 @@ use std::path::Path;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use sudoku_bank::canon::Canonicalizer;
 use sudoku_bank::digger::Digger;
-use sudoku_bank::rating::{placement_rating, rate};
+use sudoku_bank::rating::{Band, Level, fit, placement_rating, rate};
 use sudoku_bank::rng::attempt_rng;
 use sudoku_bank::stats::Work;
 use sudoku_bank::symmetry::{Orbits, Symmetry};
@@ -173,8 +173,10 @@ fn fill_and_dig(c: &mut Criterion) {
 }
 
 /// Ratings: the full rater over the SE-rated qqwing set and over the Sudoku Exchange
-/// diabolical puzzles (most of which take SE's forcing chains), and the placement closure a
-/// medium band (`--difficulty medium`) asks of 50-hole puzzles as generated.
+/// diabolical puzzles (most of which take SE's forcing chains); the placement closure a
+/// medium band (`--difficulty medium`) asks of 50-hole puzzles as generated; and where such
+/// puzzles fall against the medium band, and 55-hole ones against the hard band, as a
+/// band's walks rate them (singles first, then the path).
 fn ratings(c: &mut Criterion) {
     let mut group = c.benchmark_group("rate");
     for (name, file) in [
@@ -207,6 +209,25 @@ fn ratings(c: &mut Criterion) {
             }
         })
     });
+    for (level, holes) in [(Level::Medium, 50), (Level::Hard, 55)] {
+        let mut generator = Generator::<Nine>::new(Holes::Exact(holes));
+        let dug: Vec<_> = (0..1000)
+            .filter_map(|i| generator.attempt(1, i, &mut Work::default()))
+            .map(|made| made.puzzle)
+            .collect();
+        let band = Band::of_level(level);
+        group.throughput(Throughput::Elements(dug.len() as u64));
+        group.bench_function(
+            BenchmarkId::new(format!("band_{level}"), format!("{holes}_holes")),
+            |b| {
+                b.iter(|| {
+                    for puzzle in &dug {
+                        black_box(fit(black_box(puzzle), band));
+                    }
+                })
+            },
+        );
+    }
     group.finish();
 }
 
