@@ -103,6 +103,22 @@ pub enum ConfigError {
         /// The lowest rating of a puzzle with holes.
         lowest: String,
     },
+    /// A 4×4 band that holds neither rating a 4×4 puzzle can have.
+    #[error(
+        "no 4×4 puzzle is rated within the band ({band}): full houses and hidden singles in boxes fill every 4×4 puzzle with one solution, so each rates 1.0 or 1.2"
+    )]
+    BandMissesFour {
+        /// The band asked for, in words.
+        band: String,
+    },
+    /// A band without 0.0 for complete grids.
+    #[error(
+        "no complete grid is rated within the band ({band}): complete grids (--holes 0) rate 0.0"
+    )]
+    BandMissesGrids {
+        /// The band asked for, in words.
+        band: String,
+    },
     /// `--count 0`.
     #[error("--count must be at least 1")]
     ZeroCount,

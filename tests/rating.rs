@@ -513,3 +513,70 @@ fn banded_ratings_are_the_raters() {
     // Every band keeps some and turns some away.
     assert!(kept.iter().all(|&k| k > 0 && k < puzzles.len()), "{kept:?}");
 }
+
+/// Every 4×4 puzzle with holes and one solution rates 1.0 or 1.2
+/// (`rating::FOUR_BY_FOUR_TENTHS`), so `generate` refuses 4×4 bands that hold neither. The
+/// 288 complete 4×4 grids fall into two classes under relabelling, transposing and
+/// permuting bands, stacks, rows in a band and columns in a stack (the canonical form's
+/// moves, which map rows, columns and boxes to rows, columns and boxes, and so keep every
+/// puzzle's rating): every clue pattern of one grid of each class covers them all.
+#[test]
+fn four_by_four_puzzles_rate_a_full_house_or_a_hidden_single_in_a_box() {
+    use std::collections::{BTreeMap, BTreeSet};
+    use sudoku_bank::rating::FOUR_BY_FOUR_TENTHS;
+    use sudoku_bank::{Engine, Four, Solver};
+
+    // Every complete grid, cell by cell.
+    fn fill(grid: &mut Grid<Four>, cell: usize, grids: &mut Vec<Grid<Four>>) {
+        if cell == 16 {
+            grids.push(*grid);
+            return;
+        }
+        let (row, col) = (cell / 4, cell % 4);
+        for digit in 1..=4 {
+            let clash = (0..cell).any(|other| {
+                let (r, c) = (other / 4, other % 4);
+                grid.get(other) == digit
+                    && (r == row || c == col || (r / 2 == row / 2 && c / 2 == col / 2))
+            });
+            if !clash {
+                grid.set(cell, digit);
+                fill(grid, cell + 1, grids);
+            }
+        }
+        grid.set(cell, 0);
+    }
+    let mut grids = Vec::new();
+    fill(&mut Grid::empty(), 0, &mut grids);
+    assert_eq!(grids.len(), 288);
+    let classes: BTreeMap<String, Grid<Four>> = grids
+        .iter()
+        .map(|grid| {
+            let canon = sudoku_bank::canon::canonical(grid).expect("4×4 has canonical forms");
+            (canon.to_string(), *grid)
+        })
+        .collect();
+    assert_eq!(classes.len(), 2, "{:?}", classes.keys());
+
+    let mut solver = Solver::<Four>::new();
+    let (mut unique, mut ratings) = (0, BTreeSet::new());
+    for grid in classes.values() {
+        // Bit k of `clues` keeps cell k; the complete grid (all 16) rates 0.0.
+        for clues in 0u32..(1 << 16) - 1 {
+            let mut puzzle = *grid;
+            for cell in (0..16).filter(|cell| clues >> cell & 1 == 0) {
+                puzzle.set(cell, 0);
+            }
+            if solver.count_solutions(&puzzle, 2) != 1 {
+                continue;
+            }
+            unique += 1;
+            let rating = rate(&puzzle).expect("one solution");
+            assert!(rating.finished, "{puzzle}");
+            ratings.insert(rating.reported_tenths());
+        }
+    }
+    eprintln!("4×4: {unique} puzzles with one solution, rated {ratings:?} (tenths)");
+    assert_eq!(ratings, BTreeSet::from(FOUR_BY_FOUR_TENTHS));
+    assert!(unique > 10_000, "{unique}");
+}

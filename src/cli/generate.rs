@@ -12,7 +12,7 @@ use crate::config::{
     Continue, Dedup, GenerateConfig, Generation, Given, Holes, Job, Mode, Output, Report, Shard,
 };
 use crate::error::ConfigError;
-use crate::rating::{Band, HIGHEST_TENTHS, Level, SeTechnique};
+use crate::rating::{Band, FOUR_BY_FOUR_TENTHS, HIGHEST_TENTHS, Level, SeTechnique};
 use crate::shape::Size;
 use crate::symmetry::Symmetry;
 
@@ -37,7 +37,7 @@ pub struct GenerationArgs {
     /// medium (1.5 to 2.4), hard (2.5 to 4.9) or diabolical (5.0 and up). Each attempt digs on
     /// until a puzzle falls in the band, within its retries; the bank gains `rating` and
     /// `level` columns. Pick --holes to suit: easy puzzles have fewer holes, and hard 9×9
-    /// banks come fastest at about 55.
+    /// banks come fastest at about 55. Every 4×4 puzzle is easy (1.0 or 1.2).
     #[arg(long, value_name = "LEVEL", conflicts_with_all = ["min_rating", "max_rating"])]
     pub difficulty: Option<Level>,
     /// Keep only puzzles rated at least this on the SE scale, in tenths (e.g. 2.6). At most 12.0, the
@@ -91,6 +91,19 @@ impl GenerationArgs {
                 max: tenths_text(band.max_tenths),
                 lowest: tenths_text(lowest),
             });
+        }
+        if let Some(band) = band {
+            let holds = |tenths: &u32| (band.min_tenths..=band.max_tenths).contains(tenths);
+            if !dug && !holds(&0) {
+                return Err(ConfigError::BandMissesGrids {
+                    band: band.to_string(),
+                });
+            }
+            if dug && generation.size == Size::Four && !FOUR_BY_FOUR_TENTHS.iter().any(holds) {
+                return Err(ConfigError::BandMissesFour {
+                    band: band.to_string(),
+                });
+            }
         }
         Ok(generation
             .with_symmetry(self.symmetry.unwrap_or_default())?

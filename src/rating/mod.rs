@@ -69,6 +69,12 @@ const UNFINISHED_TENTHS: u32 = 50;
 pub const HIGHEST_TENTHS: u32 =
     chain_tenths(ChainKind::DynamicForcingChains, 25 * (2 * 25 * 25 * 25));
 
+/// The ratings, in tenths, of 4×4 puzzles with holes and one solution: a full house (1.0)
+/// or a hidden single in a box (1.2). Full houses and hidden singles in boxes fill every
+/// such puzzle (tests/rating.rs tries every clue pattern of every 4×4 grid), so a 4×4 band
+/// that holds neither keeps no puzzle.
+pub const FOUR_BY_FOUR_TENTHS: [u32; 2] = [10, 12];
+
 /// A rated puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rating {

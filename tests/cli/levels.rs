@@ -442,6 +442,18 @@ fn difficulty_banks_keep_their_band() {
         ),
         (vec!["--max-rating", "0.9"], "below 1.0, the lowest rating"),
         (vec!["--difficulty", "tricky"], "not a level"),
+        (
+            vec!["--size", "4", "--difficulty", "medium"],
+            "no 4×4 puzzle is rated within the band (rating 1.5 to 2.4)",
+        ),
+        (
+            vec!["--size", "4", "--min-rating", "1.1", "--max-rating", "1.1"],
+            "so each rates 1.0 or 1.2",
+        ),
+        (
+            vec!["--holes", "0", "--min-rating", "2"],
+            "no complete grid is rated within the band (rating 2.0 and up)",
+        ),
     ] {
         bank()
             .arg("generate")
