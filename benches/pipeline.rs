@@ -63,7 +63,8 @@ fn bands(c: &mut Criterion) {
         for band in [Some(Band::of_level(level)), None] {
             let generation = Generation::new(Size::Nine, Some(Holes::Exact(holes)))
                 .expect("valid target")
-                .with_difficulty(band);
+                .with_difficulty(band)
+                .expect("a band 9×9 puzzles reach");
             let job = Job::new(generation, count, 1, 1, Dedup::Exact, None).expect("valid job");
             let rated = if band.is_some() { "rated" } else { "unrated" };
             let id = BenchmarkId::new(format!("{level}_{holes}_holes"), rated);

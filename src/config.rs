@@ -9,8 +9,9 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::bank::tenths_text;
 use crate::error::ConfigError;
-use crate::rating::Band;
+use crate::rating::{Band, FOUR_BY_FOUR_TENTHS, SeTechnique};
 use crate::shape::Size;
 use crate::symmetry::{Orbits, Symmetry};
 
@@ -90,12 +91,36 @@ impl Generation {
         }
     }
 
-    /// The same, keeping only puzzles whose SE rating falls in `band`.
-    pub fn with_difficulty(self, band: Option<Band>) -> Self {
-        Generation {
+    /// The same, keeping only puzzles whose SE rating falls in `band`. Refuses a band that
+    /// no puzzle of this size and target can fall in: one below a full house (1.0) for
+    /// puzzles with holes, one without 0.0 for complete grids, and on 4×4 one that holds
+    /// neither rating a 4×4 puzzle can have ([`FOUR_BY_FOUR_TENTHS`]).
+    pub fn with_difficulty(self, band: Option<Band>) -> Result<Self, ConfigError> {
+        if let Some(band) = band {
+            let holds = |tenths: &u32| (band.min_tenths..=band.max_tenths).contains(tenths);
+            let dug = self.holes != Holes::Exact(0);
+            let lowest = SeTechnique::FullHouse.tenths();
+            if dug && band.max_tenths < lowest {
+                return Err(ConfigError::BandBelowRater {
+                    max: tenths_text(band.max_tenths),
+                    lowest: tenths_text(lowest),
+                });
+            }
+            if !dug && !holds(&0) {
+                return Err(ConfigError::BandMissesGrids {
+                    band: band.to_string(),
+                });
+            }
+            if dug && self.size == Size::Four && !FOUR_BY_FOUR_TENTHS.iter().any(holds) {
+                return Err(ConfigError::BandMissesFour {
+                    band: band.to_string(),
+                });
+            }
+        }
+        Ok(Generation {
             difficulty: band,
             ..self
-        }
+        })
     }
 
     /// The patterns an attempt may dig to: none, the one asked for, or for `random` each

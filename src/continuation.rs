@@ -336,7 +336,7 @@ fn appended(
         asked.generation.difficulty
     } else {
         bank.generation.difficulty
-    });
+    })?;
     if generation.difficulty.is_some() != bank.generation.difficulty.is_some() {
         bail!(
             "a difficulty band would change the bank's columns: a bank's batches are all rated (with rating and level columns) or none is"

@@ -86,7 +86,7 @@ impl BenchArgs {
             .map(|&size| {
                 Generation::new(size, self.holes)
                     .and_then(|g| g.with_symmetry(self.symmetry.unwrap_or_default()))
-                    .map(|g| g.with_difficulty(self.difficulty.map(Band::of_level)))
+                    .and_then(|g| g.with_difficulty(self.difficulty.map(Band::of_level)))
                     .map_err(|e| e.to_string())
             })
             .collect::<Result<Vec<_>, _>>()?;

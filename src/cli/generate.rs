@@ -12,7 +12,7 @@ use crate::config::{
     Continue, Dedup, GenerateConfig, Generation, Given, Holes, Job, Mode, Output, Report, Shard,
 };
 use crate::error::ConfigError;
-use crate::rating::{Band, FOUR_BY_FOUR_TENTHS, HIGHEST_TENTHS, Level, SeTechnique};
+use crate::rating::{Band, HIGHEST_TENTHS, Level};
 use crate::shape::Size;
 use crate::symmetry::Symmetry;
 
@@ -82,32 +82,9 @@ impl GenerationArgs {
         if band.is_some() && self.holes == Some(Holes::Minimal) {
             return Err(ConfigError::BandNeedsExactHoles);
         }
-        let generation = Generation::new(self.size.unwrap_or(Size::Nine), self.holes)?;
-        // A puzzle with a hole needs a step: a full house (1.0) at least.
-        let lowest = SeTechnique::FullHouse.tenths();
-        let dug = generation.holes != Holes::Exact(0);
-        if let Some(band) = band.filter(|band| band.max_tenths < lowest && dug) {
-            return Err(ConfigError::BandBelowRater {
-                max: tenths_text(band.max_tenths),
-                lowest: tenths_text(lowest),
-            });
-        }
-        if let Some(band) = band {
-            let holds = |tenths: &u32| (band.min_tenths..=band.max_tenths).contains(tenths);
-            if !dug && !holds(&0) {
-                return Err(ConfigError::BandMissesGrids {
-                    band: band.to_string(),
-                });
-            }
-            if dug && generation.size == Size::Four && !FOUR_BY_FOUR_TENTHS.iter().any(holds) {
-                return Err(ConfigError::BandMissesFour {
-                    band: band.to_string(),
-                });
-            }
-        }
-        Ok(generation
+        Generation::new(self.size.unwrap_or(Size::Nine), self.holes)?
             .with_symmetry(self.symmetry.unwrap_or_default())?
-            .with_difficulty(band))
+            .with_difficulty(band)
     }
 }
 

@@ -462,6 +462,20 @@ fn difficulty_banks_keep_their_band() {
             .code(2)
             .stderr(contains(says));
     }
+    // `bench` takes the same bands.
+    bank()
+        .args([
+            "bench",
+            "--size",
+            "4",
+            "--difficulty",
+            "medium",
+            "--seconds",
+            "1",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("no 4×4 puzzle is rated within the band"));
     bank()
         .args(["generate", "--resume", path, "--difficulty", "hard"])
         .assert()
