@@ -71,8 +71,9 @@ pub const HIGHEST_TENTHS: u32 =
 
 /// The ratings, in tenths, of 4×4 puzzles with holes and one solution: a full house (1.0)
 /// or a hidden single in a box (1.2). Full houses and hidden singles in boxes fill every
-/// such puzzle (tests/rating.rs tries every clue pattern of every 4×4 grid), so a 4×4 band
-/// that holds neither keeps no puzzle.
+/// such puzzle (tests/rating.rs rates every clue pattern of a grid of each of the two
+/// classes the 288 complete 4×4 grids fall into), so a 4×4 band that holds neither keeps
+/// no puzzle.
 pub const FOUR_BY_FOUR_TENTHS: [u32; 2] = [10, 12];
 
 /// A rated puzzle.
