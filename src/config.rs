@@ -91,12 +91,16 @@ impl Generation {
         }
     }
 
-    /// The same, keeping only puzzles whose SE rating falls in `band`. Refuses a band that
-    /// no puzzle of this size and target can fall in: one below a full house (1.0) for
-    /// puzzles with holes, one without 0.0 for complete grids, and on 4×4 one that holds
-    /// neither rating a 4×4 puzzle can have ([`FOUR_BY_FOUR_TENTHS`]).
+    /// The same, keeping only puzzles whose SE rating falls in `band`. Refuses a band with
+    /// minimal digs (a band's walks keep the hole count), and one that no puzzle of this
+    /// size and target can fall in: one below a full house (1.0) for puzzles with holes, one
+    /// without 0.0 for complete grids, and on 4×4 one that holds neither rating a 4×4 puzzle
+    /// can have ([`FOUR_BY_FOUR_TENTHS`]).
     pub fn with_difficulty(self, band: Option<Band>) -> Result<Self, ConfigError> {
         if let Some(band) = band {
+            if self.holes == Holes::Minimal {
+                return Err(ConfigError::BandNeedsExactHoles);
+            }
             let holds = |tenths: &u32| (band.min_tenths..=band.max_tenths).contains(tenths);
             let dug = self.holes != Holes::Exact(0);
             let lowest = SeTechnique::FullHouse.tenths();

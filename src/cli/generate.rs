@@ -79,9 +79,6 @@ impl GenerationArgs {
 
     pub(super) fn into_generation(self) -> Result<Generation, ConfigError> {
         let band = self.band()?;
-        if band.is_some() && self.holes == Some(Holes::Minimal) {
-            return Err(ConfigError::BandNeedsExactHoles);
-        }
         Generation::new(self.size.unwrap_or(Size::Nine), self.holes)?
             .with_symmetry(self.symmetry.unwrap_or_default())?
             .with_difficulty(band)

@@ -463,19 +463,24 @@ fn difficulty_banks_keep_their_band() {
             .stderr(contains(says));
     }
     // `bench` takes the same bands.
-    bank()
-        .args([
-            "bench",
-            "--size",
-            "4",
-            "--difficulty",
-            "medium",
-            "--seconds",
-            "1",
-        ])
-        .assert()
-        .code(2)
-        .stderr(contains("no 4×4 puzzle is rated within the band"));
+    for (args, says) in [
+        (
+            ["--size", "4", "--difficulty", "medium"],
+            "no 4×4 puzzle is rated within",
+        ),
+        (
+            ["--holes", "minimal", "--difficulty", "hard"],
+            "need an exact --holes",
+        ),
+    ] {
+        bank()
+            .arg("bench")
+            .args(args)
+            .args(["--seconds", "1"])
+            .assert()
+            .code(2)
+            .stderr(contains(says));
+    }
     bank()
         .args(["generate", "--resume", path, "--difficulty", "hard"])
         .assert()
