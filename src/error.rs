@@ -77,7 +77,7 @@ pub enum ConfigError {
     },
     /// A difficulty band with `--holes minimal`.
     #[error(
-        "--difficulty, --min-rating and --max-rating need an exact --holes target, not minimal"
+        "a difficulty band (--difficulty, --min-rating, --max-rating) needs an exact --holes target, not minimal"
     )]
     BandNeedsExactHoles,
     /// `--min-rating` above `--max-rating`.

@@ -430,7 +430,7 @@ fn difficulty_banks_keep_their_band() {
     for (args, says) in [
         (
             vec!["--difficulty", "hard", "--holes", "minimal"],
-            "need an exact --holes",
+            "needs an exact --holes target, not minimal",
         ),
         (
             vec!["--min-rating", "3", "--max-rating", "2"],
@@ -470,7 +470,7 @@ fn difficulty_banks_keep_their_band() {
         ),
         (
             ["--holes", "minimal", "--difficulty", "hard"],
-            "need an exact --holes",
+            "needs an exact --holes target, not minimal",
         ),
     ] {
         bank()
