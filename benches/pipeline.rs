@@ -26,6 +26,15 @@ fn run(job: &Job) {
     .expect("sink never fails");
 }
 
+/// A one-seed job of `count` puzzles of `size` dug to `holes`, in `band` if one is given.
+fn job(size: Size, holes: usize, band: Option<Band>, count: u64, threads: usize) -> Job {
+    let generation = Generation::new(size, Some(Holes::Exact(holes)))
+        .expect("valid target")
+        .with_difficulty(band)
+        .expect("a band the puzzles reach");
+    Job::new(generation, count, 1, threads, Dedup::Exact, None).expect("valid job")
+}
+
 fn batches(c: &mut Criterion) {
     let mut group = c.benchmark_group("pipeline");
     for (size, holes, count) in [
@@ -36,10 +45,7 @@ fn batches(c: &mut Criterion) {
     ] {
         group.throughput(Throughput::Elements(count));
         for threads in [1, 2] {
-            let generation =
-                Generation::new(size, Some(Holes::Exact(holes))).expect("valid target");
-            let job =
-                Job::new(generation, count, 1, threads, Dedup::Exact, None).expect("valid job");
+            let job = job(size, holes, None, count, threads);
             let id = BenchmarkId::new(
                 format!("{size}x{size}_{holes}_holes"),
                 format!("{threads}_threads"),
@@ -61,11 +67,7 @@ fn bands(c: &mut Criterion) {
     ] {
         group.throughput(Throughput::Elements(count));
         for band in [Some(Band::of_level(level)), None] {
-            let generation = Generation::new(Size::Nine, Some(Holes::Exact(holes)))
-                .expect("valid target")
-                .with_difficulty(band)
-                .expect("a band 9×9 puzzles reach");
-            let job = Job::new(generation, count, 1, 1, Dedup::Exact, None).expect("valid job");
+            let job = job(Size::Nine, holes, band, count, 1);
             let rated = if band.is_some() { "rated" } else { "unrated" };
             let id = BenchmarkId::new(format!("{level}_{holes}_holes"), rated);
             group.bench_function(id, |b| b.iter(|| run(&job)));
