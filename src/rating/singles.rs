@@ -247,7 +247,14 @@ struct Singles {
     placed: [Board; 9],
     /// The puzzle's empty cells.
     empty: Board,
+    /// Each digit's open candidates when a look of this level last found nothing for it
+    /// (no cell, before the first such look): see [`Singles::round`].
+    idle: [Board; 9],
 }
+
+/// The candidates [`Singles::idle`] holds before a digit's first look: cells off the board,
+/// which no digit's open candidates equal.
+const NEVER_IDLE: [Board; 9] = [[u64::MAX; 2]; 9];
 
 /// The cells of both boards.
 #[inline(always)]
@@ -301,6 +308,7 @@ impl Singles {
             open,
             placed: clues,
             empty: open,
+            idle: NEVER_IDLE,
         })
     }
 
@@ -324,9 +332,15 @@ impl Singles {
     /// the level's rules give it on the grid as the digits before it left it (see
     /// [`Singles::take`]). Returns whether it placed any. A round does not look for clashes:
     /// two places for a digit in one unit show in [`Singles::consistent`] once the rounds
-    /// end. (Over the 20,000 puzzles of `generate --holes 50 --seed 1`, a round that
-    /// skipped a digit whose places had not changed rated them for the medium band in 1.07×
-    /// the time, and one that cleared each placed cell's peers in turn 1.19×.)
+    /// end. (Over the 20,000 puzzles of `generate --holes 50 --seed 1`, a round that cleared
+    /// each placed cell's peers in turn rated them for the medium band in 1.19× the time.)
+    ///
+    /// A digit whose open candidates are those it had when its last look of this level found
+    /// nothing, and which has no cell of `sure` among them, is passed over: its rules would
+    /// find nothing again. A quarter of the looks were such; passing them over took 2.5%
+    /// fewer instructions for `generate --holes 50 --difficulty medium --count 3000
+    /// --threads 1 --seed 5`. (Before a digit looked again in its turn, a round that passed
+    /// over a digit whose places had not changed rated the puzzles above in 1.07× the time.)
     fn round(&mut self, level: Level) -> bool {
         let before = self.open;
         // The cells whose one digit a round places, whatever it is: full houses (those of
@@ -353,8 +367,18 @@ impl Singles {
             sure = [0, 1].map(|word| before[word] & once[word] & !twice[word]);
         }
         let mut open = before;
-        for (cand, placed) in self.cand.iter_mut().zip(&mut self.placed) {
+        for ((cand, placed), idle) in self
+            .cand
+            .iter_mut()
+            .zip(&mut self.placed)
+            .zip(&mut self.idle)
+        {
+            let x = and(*cand, open);
+            if x == *idle && is_empty(and(x, sure)) {
+                continue;
+            }
             Self::take(level, sure, cand, placed, &mut open);
+            *idle = *cand;
         }
         self.open = open;
         open != before
@@ -433,6 +457,7 @@ impl Singles {
             if level > last {
                 break;
             }
+            self.idle = NEVER_IDLE;
             while !is_empty(self.open) && self.round(level) {}
             if is_empty(self.open) {
                 if !self.consistent() {
