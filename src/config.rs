@@ -9,8 +9,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::bank::tenths_text;
 use crate::error::ConfigError;
+use crate::rating::tenths_text;
 use crate::rating::{Band, FOUR_BY_FOUR_TENTHS, SeTechnique};
 use crate::shape::Size;
 use crate::symmetry::{Orbits, Symmetry};

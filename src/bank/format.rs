@@ -1,12 +1,11 @@
 //! Rows formatted as CSV lines on the workers, four at a time.
 
-use super::tenths_text;
 use crate::attempt::Puzzle;
 use crate::config::Dedup;
 use crate::dedup::{Key, Keyer};
 use crate::grid::count_of;
 use crate::hash::{id_and_key, id_digits, ids_and_keys};
-use crate::rating::Level;
+use crate::rating::{Level, tenths_text};
 use crate::shape::Shape;
 use crate::symmetry::Symmetry;
 

@@ -16,7 +16,7 @@ use crate::attempt::Puzzle;
 use crate::config::{Dedup, Generation};
 use crate::dedup::Keyer;
 use crate::hash::puzzle_id_hex;
-use crate::rating::Level;
+use crate::rating::{Level, tenths_text};
 use crate::shape::Shape;
 use crate::symmetry::Symmetry;
 pub use format::{LINES_AT_ONCE, RowFormatter};
@@ -49,11 +49,6 @@ pub fn header(generation: &Generation, dedup: Dedup) -> impl Iterator<Item = &'s
         .chain(symmetric.then_some(SYMMETRY_COLUMN))
         .chain(RATING_COLUMNS.into_iter().filter(move |_| rated))
         .chain((dedup == Dedup::Canonical).then_some(CANON_COLUMN))
-}
-
-/// An SE rating in tenths as text: `2.6`.
-pub fn tenths_text(tenths: u32) -> String {
-    format!("{}.{}", tenths / 10, tenths % 10)
 }
 
 /// One row of a bank.

@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::{parse_rating, parse_size, parse_threads, threads_or_all};
-use crate::bank::tenths_text;
 use crate::config::{
     Continue, Dedup, GenerateConfig, Generation, Given, Holes, Job, Mode, Output, Report, Shard,
 };
 use crate::error::ConfigError;
+use crate::rating::tenths_text;
 use crate::rating::{Band, HIGHEST_TENTHS, Level};
 use crate::shape::Size;
 use crate::symmetry::Symmetry;

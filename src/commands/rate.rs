@@ -9,12 +9,11 @@ use rayon::prelude::*;
 
 use super::Exit;
 use super::solve::{SolveInput, for_each_puzzle};
-use crate::bank::tenths_text;
 use crate::grid::{Grid, text_size};
 use crate::input::Input;
 use crate::output;
 use crate::rating::qqwing::qqwing_level;
-use crate::rating::rate as se_rate;
+use crate::rating::{rate as se_rate, tenths_text};
 use crate::shape::Shape;
 use crate::solver::{Engine, Solver};
 

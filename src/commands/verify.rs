@@ -293,7 +293,7 @@ fn check_rating(
     let ours = crate::with_shape!(size, S => {
         Grid::<S>::parse(text).ok().and_then(|p| rate(&p).ok())
     })?;
-    let expected = crate::bank::tenths_text(ours.reported_tenths());
+    let expected = crate::rating::tenths_text(ours.reported_tenths());
     if rating != expected || level != ours.level().name() {
         problems.push(format!(
             "rating {rating:?} and level {level:?} are not the puzzle's ({expected}, {})",

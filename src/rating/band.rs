@@ -9,7 +9,9 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Path, Rating, SeTechnique, UNFINISHED_TENTHS, closure, rate_up_to, singles};
+use super::{
+    Path, Rating, SeTechnique, UNFINISHED_TENTHS, closure, rate_up_to, singles, tenths_text,
+};
 use crate::error::Unsolvable;
 use crate::grid::Grid;
 use crate::shape::Shape;
@@ -115,10 +117,10 @@ impl Band {
 
 impl fmt::Display for Band {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let tenths = |t: u32| format!("{}.{}", t / 10, t % 10);
+        let min = tenths_text(self.min_tenths);
         match self.max_tenths {
-            u32::MAX => write!(f, "rating {} and up", tenths(self.min_tenths)),
-            max => write!(f, "rating {} to {}", tenths(self.min_tenths), tenths(max)),
+            u32::MAX => write!(f, "rating {min} and up"),
+            max => write!(f, "rating {min} to {}", tenths_text(max)),
         }
     }
 }

@@ -76,6 +76,11 @@ pub const HIGHEST_TENTHS: u32 =
 /// no puzzle.
 pub const FOUR_BY_FOUR_TENTHS: [u32; 2] = [10, 12];
 
+/// An SE rating in tenths as text: `2.6`.
+pub fn tenths_text(tenths: u32) -> String {
+    format!("{}.{}", tenths / 10, tenths % 10)
+}
+
 /// A rated puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rating {
