@@ -10,8 +10,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ConfigError;
-use crate::rating::tenths_text;
-use crate::rating::{Band, FOUR_BY_FOUR_TENTHS, SeTechnique};
+use crate::rating::{Band, FOUR_BY_FOUR_TENTHS, SeTechnique, tenths_text};
 use crate::shape::Size;
 use crate::symmetry::{Orbits, Symmetry};
 

@@ -11,8 +11,7 @@ use crate::config::{
     Continue, Dedup, GenerateConfig, Generation, Given, Holes, Job, Mode, Output, Report, Shard,
 };
 use crate::error::ConfigError;
-use crate::rating::tenths_text;
-use crate::rating::{Band, HIGHEST_TENTHS, Level};
+use crate::rating::{Band, HIGHEST_TENTHS, Level, tenths_text};
 use crate::shape::Size;
 use crate::symmetry::Symmetry;
 

@@ -16,7 +16,7 @@ use crate::hash::{dedup_key, puzzle_id_hex};
 use crate::input::Input;
 use crate::manifest::{RowsDedup, SeedBand, batch_bands, rows_dedup};
 use crate::output;
-use crate::rating::{Band, Rating, rate};
+use crate::rating::{Band, Rating, rate, tenths_text};
 use crate::shape::{Shape, Size};
 use crate::solver::{Engine, Solver};
 use crate::stats::counted;
@@ -293,7 +293,7 @@ fn check_rating(
     let ours = crate::with_shape!(size, S => {
         Grid::<S>::parse(text).ok().and_then(|p| rate(&p).ok())
     })?;
-    let expected = crate::rating::tenths_text(ours.reported_tenths());
+    let expected = tenths_text(ours.reported_tenths());
     if rating != expected || level != ours.level().name() {
         problems.push(format!(
             "rating {rating:?} and level {level:?} are not the puzzle's ({expected}, {})",
