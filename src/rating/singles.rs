@@ -16,8 +16,9 @@
 //! unit and cell by cell.
 //!
 //! The singles are placed in rounds, each digit in turn taking every cell its rules give it
-//! at once, and looking again until it finds none; a clash (a unit given a digit twice) is
-//! looked for once, when the rounds end. A fill without one proves that the puzzle has a
+//! at once, and looking again until it finds none (a digit with nothing new since then is
+//! passed over in later rounds); a clash (a unit given a digit twice) is looked for once,
+//! when the rounds end. A fill without one proves that the puzzle has a
 //! solution, and only one, so what it concludes holds for any puzzle. A clash or a stall
 //! concludes nothing: the rater's own path decides those.
 
