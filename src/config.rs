@@ -100,7 +100,6 @@ impl Generation {
             if self.holes == Holes::Minimal {
                 return Err(ConfigError::BandNeedsExactHoles);
             }
-            let holds = |tenths: &u32| (band.min_tenths..=band.max_tenths).contains(tenths);
             let dug = self.holes != Holes::Exact(0);
             let lowest = SeTechnique::FullHouse.tenths();
             if dug && band.max_tenths < lowest {
@@ -109,12 +108,13 @@ impl Generation {
                     lowest: tenths_text(lowest),
                 });
             }
-            if !dug && !holds(&0) {
+            if !dug && !band.holds(0) {
                 return Err(ConfigError::BandMissesGrids {
                     band: band.to_string(),
                 });
             }
-            if dug && self.size == Size::Four && !FOUR_BY_FOUR_TENTHS.iter().any(holds) {
+            if dug && self.size == Size::Four && !FOUR_BY_FOUR_TENTHS.iter().any(|&t| band.holds(t))
+            {
                 return Err(ConfigError::BandMissesFour {
                     band: band.to_string(),
                 });

@@ -94,7 +94,12 @@ impl Band {
 
     /// True when `rating` falls in the band (see [`Rating::reported_tenths`]).
     pub fn admits(&self, rating: &Rating) -> bool {
-        (self.min_tenths..=self.max_tenths).contains(&rating.reported_tenths())
+        self.holds(rating.reported_tenths())
+    }
+
+    /// True when a rating of `tenths` falls in the band.
+    pub fn holds(&self, tenths: u32) -> bool {
+        (self.min_tenths..=self.max_tenths).contains(&tenths)
     }
 
     /// True when the band ends at 2.5 or below: the techniques that only place digits rate
